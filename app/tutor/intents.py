@@ -1,0 +1,361 @@
+"""Rule-based classification of a learner's question into one of five pedagogical intents (KITE §3.4.1).
+
+KITE classifies every incoming query with a keyword and pattern matcher before choosing how to answer:
+
+    direct        what is X, a fact, a definition                       "what is A*?", "was ist eine Heuristik"
+    conceptual    why / how does it work / compare / when to use         "why does BFS find shortest paths?"
+    verification  here is my trace, answer or code: is it right?         "i got A B D C, right?", "stimmt das?"
+    debugging     my code or output is wrong, help me find the bug       "RecursionError in my fib", "Fehler"
+    tracing       walk me through a run of an algorithm, step by step    "trace merge sort on [5,2,4,1]"
+
+How a question is scored (pure; same input, same result):
+
+1. Normalise: lower-case, German umlauts transliterated (ä→ae, ö→oe, ü→ue, ß→ss) so "prüfen" and "pruefen" are
+   one word, and each word within a small edit distance of a cue word is replaced by it (typos such as "corect",
+   "infinte", "funktoniert"; Damerau-Levenshtein ≤ 1 for cue words of 6-8 letters, ≤ 2 from 9 letters, via
+   rapidfuzz; shorter cues list their usual misspellings in the pattern instead, because "right" is one letter from
+   "might").
+2. Detect pasted material on the original text: `code` (≥ 2 code-like lines or tokens: `def f(`, `return`,
+   `for x in`, `while ...:`, assignments, fences) and `trace` (a run of ≥ 3 single capital letters such as
+   "A B D C" or "S-A-D-G", the visiting order a student reports).
+3. Fire rules. Each rule is a named small pattern with one intent and a weight; an intent's score is the sum of the
+   weights of its rules that fired. The rules, by intent (EN and DE in the same pattern):
+
+   direct
+     what_is            what is / whats / wat is / what are / was ist / was sind / was bedeutet / was heisst
+     define             define, definition, meaning of, stands for, was versteht man unter, wofuer steht
+     fact_which         which / who / how many / welche(r) / wie nennt man: asking for a named fact
+     fact_property      is X stable/complete/optimal/..., default, complexity / runtime / Laufzeit / big O
+   conceptual
+     why                why, how come, warum, wieso, weshalb, wozu
+     how_it_works       how does X work / achieve / relate, under the hood, wie funktioniert, wie haengen zusammen
+     compare            difference between, compare, vs, pros and cons, better, Unterschied, Vergleich, Vorteil
+     when_to_use        when should I use, in which situations, wann nimmt/benutzt man
+     intuition          intuition, the point of, help me understand, explain why, think recursively, erklaeren
+     what_if            what happens (to X) if, does it matter, what changes, was passiert wenn
+   verification
+     check_request      is this right/correct, can you check/confirm, double check, look ok, stimmt das,
+                        ist das richtig, passt das, pruefen, kontrollier, liege ich richtig, drueber schauen
+     tag_question       ends with "right?", "correct?", "richtig?", "korrekt?", "or not?"
+     own_answer         my answer/solution, final answer, i got, i think, i believe, pretty sure, my understanding,
+                        ich glaube, ich denke, meine Loesung, ... raus, als Ergebnis
+     code_for_review    pasted code together with a check request or an own-answer phrase
+     trace_pasted       a pasted visiting order (trace, see 2.)
+   debugging
+     error_message      a Python-style `SomethingError`, exception, traceback, segfault, error, Fehler(meldung)
+     wrong_output       wrong output/result, instead of, expected ... got, returns None, falsche Ausgabe, statt
+     not_working        doesn't work, never terminates/finds, keeps ..., funktioniert nicht, kaputt, findet nie
+     hangs_or_crashes   infinite loop, loops forever, hangs, crashes, endlos, stuerzt ab, haengt
+     find_bug           bug, what's wrong, what am I doing wrong, where is the mistake, was mache ich falsch
+     code_with_symptom  pasted code together with an error or wrong-behaviour phrase
+   tracing
+     step_by_step       step by step, one step at a time, each/every step, at each iteration, cell by cell,
+                        schritt fuer schritt, nach jedem Schritt, in jeder Iteration, Zeile fuer Zeile
+     walk_through       walk me through, go through, step through, trace X, dry run, simulate, show me how,
+                        fuehr ... durch, geh ... durch, zeig mir den Ablauf, simuliere
+     what_next          what happens next, what's the next step, then what, wie geht es weiter, was passiert als
+                        naechstes
+     state_each_step    in what order, what does the queue/stack/frontier look like, wie sieht ... aus,
+                        wie veraendert sich
+
+4. Decide: the intent with the highest score wins. Confidence is its softmax probability over the five scores
+   (all five zero gives 0.2 each). No rule fired, or a tie at the top, falls back to `direct` with
+   `FALLBACK_CONFIDENCE`, because a plain explanation is the least harmful answer to a question we did not
+   understand.
+
+`IntentClassifier` is the seam: `RuleIntentClassifier` implements it here; an LLM-backed classifier can be put behind
+the same protocol by configuration later.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Protocol
+
+from rapidfuzz import process
+from rapidfuzz.distance import DamerauLevenshtein
+
+
+class Intent(StrEnum):
+    """The five pedagogical intents of KITE §3.4.1."""
+
+    DIRECT = "direct"
+    CONCEPTUAL = "conceptual"
+    VERIFICATION = "verification"
+    DEBUGGING = "debugging"
+    TRACING = "tracing"
+
+
+FALLBACK_CONFIDENCE = 0.2
+"""Confidence reported when nothing fired or the top scores tie: no better than a uniform guess over five."""
+
+
+@dataclass(frozen=True)
+class IntentResult:
+    """The decision with its evidence: which rules fired and every intent's summed weight."""
+
+    intent: Intent
+    confidence: float
+    matched: tuple[str, ...]
+    scores: dict[Intent, float] = field(default_factory=dict)
+
+
+class IntentClassifier(Protocol):
+    """Anything that maps a question to an `IntentResult` (rules here; an LLM classifier later)."""
+
+    def classify(self, question: str) -> IntentResult: ...
+
+
+@dataclass(frozen=True)
+class Message:
+    """A question prepared for the rules: normalised text plus what was pasted into it."""
+
+    raw: str
+    text: str
+    has_code: bool
+    has_trace: bool
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One named, weighted piece of evidence for one intent."""
+
+    name: str
+    intent: Intent
+    weight: float
+    test: Callable[[Message], bool]
+
+
+# --- normalisation ---------------------------------------------------------------------------------------------
+
+_TRANSLIT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
+
+# Cue words long enough to correct typos safely (see module docstring, step 1).
+CUE_WORDS: tuple[str, ...] = (
+    "correct", "correctly", "korrekt", "richtig", "stimmt", "pruefen", "ueberpruefen", "kontrollier",
+    "confirm", "double", "solution", "loesung", "answer", "ergebnis",
+    "infinite", "forever", "output", "ausgabe", "crashes", "crashing", "terminate", "terminates", "endless",
+    "endlos", "endlosschleife", "funktioniert", "fehlermeldung", "exception", "traceback", "instead",
+    "difference", "unterschied", "compare", "vergleich", "intuition", "intuitively", "definition", "explain",
+    "erklaeren", "understand", "verstehe", "situations", "advantage", "vorteil", "through", "schritt",
+    "simulate", "simuliere", "iteration", "happens", "complexity", "laufzeit", "because",
+)
+_CUE_SET = frozenset(CUE_WORDS)
+_WORD = re.compile(r"[a-z]+")
+_EMPHASIS = re.compile(r"[*_]{1,2}(\w[^*_\n]*?)[*_]{1,2}")  # *think* -> think
+
+
+def _fix_typo(match: re.Match[str]) -> str:
+    word = match.group(0)
+    if len(word) < 6 or word in _CUE_SET or any(word.startswith(c) for c in CUE_WORDS):
+        return word  # a cue itself or an inflection of one ("simulated"), not a typo
+    max_dist = 2 if len(word) >= 9 else 1
+    best = process.extractOne(word, CUE_WORDS, scorer=DamerauLevenshtein.distance, score_cutoff=max_dist)
+    if best is None:
+        return word
+    cue = best[0]
+    # Only correct towards cues of similar length (a typo, not a different word sharing a stem).
+    return cue if len(cue) >= 6 and abs(len(cue) - len(word)) <= max_dist else word
+
+
+def normalise(text: str) -> str:
+    """Lower-case, transliterate umlauts, collapse whitespace, correct typos of cue words."""
+    lowered = " ".join(_EMPHASIS.sub(r"\1", text).lower().translate(_TRANSLIT).split())
+    return _WORD.sub(_fix_typo, lowered)
+
+
+_CODE_MARKERS = re.compile(
+    r"```|^\s*def \w+\s*\(|\breturn\b|^\s*(for|while|if|elif)\b.*:\s*$|\bfor \w+(, ?\w+)? in\b.*:|"
+    r"^\s*\w+(\[[^\]]*\])?\s*[-+*/]?=\s*\S|\w+\(.*\)\s*:|\bheappush\(|\bappend\(|;\s*\w|^\s{2,}\S|"
+    r"\bselect\b.+\bfrom\b",
+    re.MULTILINE | re.IGNORECASE,
+)
+_TRACE = re.compile(r"(?<![\w-])[A-Z](?:\s*(?:->|-|–|,)?\s*[A-Z](?![\w(])){2,}")
+
+
+def has_code(raw: str) -> bool:
+    """True when at least two code-like markers appear (a pasted snippet, not a formula like f(n)=g(n)+h(n))."""
+    return len(_CODE_MARKERS.findall(raw)) >= 2
+
+
+def has_trace(raw: str) -> bool:
+    """True when a run of three or more single capital letters appears, e.g. "A B D C" or "S-A-D-G"."""
+    return _TRACE.search(raw) is not None
+
+
+def prepare(question: str) -> Message:
+    """Normalise a question and detect pasted code and traces."""
+    return Message(raw=question, text=normalise(question), has_code=has_code(question), has_trace=has_trace(question))
+
+
+# --- rules -----------------------------------------------------------------------------------------------------
+
+
+def _rx(name: str, intent: Intent, weight: float, pattern: str) -> Rule:
+    compiled = re.compile(pattern)
+    return Rule(name, intent, weight, lambda m: compiled.search(m.text) is not None)
+
+
+_CHECK = (
+    r"\b(is|does|was) (this|that|it|my \w+( \w+)?) (\w+ )?(right|correct|ok|okay|valid|admissible|sound)\b|"
+    r"\b(am i|did i (get|do) (this|that|it) (right|correctly))\b|\bdid i do it\b|\bam i right\b|"
+    r"\b(can|could|would) (you|u|someone|anyone) (please |pls )?(check|confirm|verify|double check|look at)\b|"
+    r"\bdouble[- ]?check\b|\bcheck (my|this|if|whether)\b|\bconfirm\b|\blooks? (ok|okay|right|good|correct)\b|"
+    r"\bstimmt (das|so|meine?|es)\b|\bist (das|dies|meine?) (\w+ )?(so )?(richtig|korrekt|ok)\b|\brichtig so\b|"
+    r"\bso (richtig|korrekt)\b|\bpasst (das|die|der|mein|meine?) ?\w*\b|\b(ueber)?pruefen\b|\bkontrollier|"
+    r"\bliege ich\b.*\brichtig\b|\bhab(e)? ich (das|es) richtig\b|\bdrueber (schauen|gucken)\b|\bchecken\b|"
+    r"\bis (that|this|it) (so )?correct\b|\bcorrect or not\b"
+)
+_OWN_ANSWER = (
+    r"\b(my|final) (answer|solution|result|proof|reasoning|trace)\b|^answer\s*:|\bi (got|get|said|wrote|think|"
+    r"believe|guess|put)\b|\bpretty sure\b|\bmy understanding\b|\bich (glaube|denke|hab(e)? \w+ \w+ raus)\b|"
+    r"\bmeine? (loesung|antwort|ergebnis|rechnung)\b|\braus\b|\bals ergebnis\b|\bhab(e)? (fuer|bei)\b"
+)
+_SYMPTOM = (
+    r"\b\w*(error|exception)\b|\btraceback\b|\bsegmentation fault\b|\bcore dumped\b|\bfehler(meldung)?\b|"
+    r"\bwrong\b|\bfalsch\w*\b|\binstead of\b|\bstatt\b|\bexpected\b.*\bgot\b|\bnever\b|\bnie\b|\bcrash\w*|"
+    r"\bhangs?\b|\bforever\b|\binfinite\b|\bendlos\w*|\bdoesn'?t work|\bfunktioniert nicht\b|\bbug\b|\bkaputt\b"
+)
+
+RULES: tuple[Rule, ...] = (
+    # direct
+    _rx("what_is", Intent.DIRECT, 1.0,
+        r"\b(what|wat|wht|whta)( is|'s|s| are| does \w+( \w+)? (mean|stand for))\b|"
+        r"\bwas (ist|sind|bedeutet|heisst|genau ist)\b"),
+    _rx("define", Intent.DIRECT, 1.0,
+        r"\b(define|definition|defintion|meaning of|stands? for|was versteht man unter|wofuer steht|"
+        r"begriff)\b"),
+    _rx("fact_which", Intent.DIRECT, 0.75,
+        r"^(\w+[,:]? ){0,3}(which|who|how many|welche[rsnm]?|wie nennt man|wie heisst)\b"),
+    _rx("fact_property", Intent.DIRECT, 0.5,
+        r"^is \w+( \w+)? (stable|complete|optimal|in[- ]place|admissible)\b|\bdefault\b|"
+        r"\b(time|space) complexity\b|\bruntime\b|\blaufzeit\b|\bbig o\b|\bworst case\b"),
+    # conceptual
+    _rx("why", Intent.CONCEPTUAL, 1.5, r"\b(why|y|whyy|how come|warum|wieso|weshalb|weswegen|wozu)\b"),
+    _rx("how_it_works", Intent.CONCEPTUAL, 1.5,
+        r"\bhow (does|do|is|are|can) .*\b(work|works|achieve|relate|related|guarantee|handle|affect|help)\b|"
+        r"\bunder the hood\b|\bwie (funktioniert|funktionieren|haengen|haengt)\b|\bwie kommt man\b|"
+        r"\bhow (do|would|can) (i|you|we|one) (come up|think|choose|decide|know)\b"),
+    _rx("compare", Intent.CONCEPTUAL, 2.0,
+        r"\bdifference\b|\bhow (is|are|does|do) .*\bdiffer\w*|\bcompare\w*|\bcomparison\b|\bvs\.?\b|\bversus\b|"
+        r"\bpros and cons\b|\bbetter (than|for)\b|\bor a \w+ better\b|\bunterschied\w*|\bvergleich\w*|"
+        r"\bvorteil\w*|\bnachteil\w*|\bbesser als\b|\bstatt nur\b|\binstead of just\b"),
+    _rx("when_to_use", Intent.CONCEPTUAL, 2.0,
+        r"\bwhen (should|would|do|to|can) (i |you |we |one )?use\b|\b(what|which) situations?\b|"
+        r"\bwann (nimmt|benutzt|verwendet|sollte|braucht|reicht)\b|\bwhen would\b"),
+    _rx("intuition", Intent.CONCEPTUAL, 1.5,
+        r"\bintuiti\w*|\bthe point of\b|\bwhats the point\b|\bhelp me understand\b|\bexplain (why|how)\b|"
+        r"\b(dont|don't|do not) (get|understand) (why|how|the)\b|\bthink recursively\b|\bbenefit\b|"
+        r"\b(versteh|verstehe) (ich )?(nicht|nich)\b|\berklaeren\b|\bwhat'?s the (idea|benefit)\b|"
+        r"\bwas bringt\b|\bueberhaupt\b"),
+    _rx("what_if", Intent.CONCEPTUAL, 1.5,
+        r"\bwhat happens (to [\w*]+ )?if\b|\bdoes it matter\b|\bwhat changes\b|\bwas passiert,? wenn\b|"
+        r"\bwhat if\b|\bwould be fine\b"),
+    # verification
+    _rx("check_request", Intent.VERIFICATION, 2.5, _CHECK),
+    _rx("tag_question", Intent.VERIFICATION, 1.5,
+        r"(\bright|\bcorrect|\brichtig|\bkorrekt|\bor not|\boder)\s*\?*\s*$|\b(right|correct|richtig)\?"),
+    _rx("own_answer", Intent.VERIFICATION, 1.0, _OWN_ANSWER),
+    Rule("code_for_review", Intent.VERIFICATION, 1.0,
+         lambda m: m.has_code and re.search(_CHECK + "|" + _OWN_ANSWER + r"|\bmy solution\b|\bhere'?s my\b|"
+                                            r"\bhere is my\b", m.text) is not None
+         and re.search(_SYMPTOM, m.text) is None),
+    Rule("trace_pasted", Intent.VERIFICATION, 1.0, lambda m: m.has_trace),
+    # debugging
+    _rx("error_message", Intent.DEBUGGING, 2.5,
+        r"\b\w+(error|exception)\b|\berror\b|\btraceback\b|\bsegmentation fault\b|\bcore dumped\b|"
+        r"\bfehler(meldung)?\b|\bstack overflow\b"),
+    _rx("wrong_output", Intent.DEBUGGING, 2.0,
+        r"\bwrong (output|result|answer|path|order|value)s?\b|\bfalsche\w* (ausgabe|ergebnis|wert|pfad)\b|"
+        r"\b(instead of|statt) ([\[\d\"'(-]|the (number|result|sum|value))|\bexpected\b.*\bgot\b|\bbut got\b|"
+        r"\b(returns?|gives?|outputs?|prints?|liefert|gibt)\b.*\b(none|nothing|inf|0|backwards|"
+        r"negative|leere?|immer)\b|\bkommt\b.*\braus\b.*\b(obwohl|statt)\b|\bobwohl\b|\bis not sorted\b|"
+        r"\bnot the (shortest|optimal|right)\b|\bno matter what\b|\b(is|are|comes out) (backwards|empty)\b|"
+        r"\bmissing the\b|\balways (picks|returns|gives|outputs|prints|chooses|says)\b|\bnicht den (optimalen|kuerzesten)\b|\bloses?\b|"
+        r"\bdiffers? from\b|\bprunes? too much\b"),
+    _rx("not_working", Intent.DEBUGGING, 2.0,
+        r"\b(doesn'?t|does not|isn'?t|won'?t|dont|don'?t|not) (work|terminate|stop|finish|halt|sort)\w*|"
+        r"\bnever (terminates|stops|finishes|finds|ends|returns)\b|\bfunktioniert nicht\b|\bgeht nicht\b|"
+        r"\bkaputt\b|\bbroken\b|\bfindet\b.*\bnie\b|\bkeeps? \w+ing\b|\bover and over\b|"
+        r"\bsomething is off\b|\bsuper slow\b|\bnever finishes\b|\bnicht richtig\b"),
+    _rx("hangs_or_crashes", Intent.DEBUGGING, 2.0,
+        r"\binfinite loop\b|\bloops? forever\b|\bruns? forever\b|\bhangs?\b|\bhaengt\b|\bstuck\b|\bcrash\w*|"
+        r"\bendless\w*|\bendlos\w*|\bstuerzt\b.*\bab\b|\babstuerz\w*|\bfreez\w*"),
+    _rx("find_bug", Intent.DEBUGGING, 2.0,
+        r"\bbugs?\b|\bdebug\w*|\bwhat'?s wrong\b|\bwhats wrong\b|\bwhat am i doing wrong\b|\bwhat is wrong\b|"
+        r"\b(was|wo) (mache|mach) ich\b.*\bfalsch\b|\bwas (ist|laeuft)\b.*\b(falsch|schief)\b|"
+        r"\bwo ist der (fehler|bug)\b|\bwhere (is|could) the (mistake|bug|error)\b|\bmistake\b|"
+        r"\bcant find\b|\bcan'?t find the\b|\bhelp,? my\b|\bhilfe\b|\bwhat'?s going on\b|\bany idea\b"),
+    Rule("code_with_symptom", Intent.DEBUGGING, 1.0,
+         lambda m: m.has_code and re.search(_SYMPTOM, m.text) is not None),
+    _rx("my_code_misbehaves", Intent.DEBUGGING, 1.0,
+        r"\bmy (\w+ ){0,2}(code|program|implementation|function|script|query)\b.*\b(says|always|never|only)\b|"
+        r"\bmein\w* (\w+ ){0,2}(code|programm|implementierung|funktion|skript|abfrage)\b.*\b(immer|nie|nur)\b|"
+        r"\bmy \w+( \w+)? (always|never|keeps|loses|prunes|skips|ignores|reconstructs)\b"),
+    # tracing
+    _rx("step_by_step", Intent.TRACING, 2.5,
+        r"\bstep[- ]by[- ]step\b|\bone step at a time\b|\b(each|every) (step|iteration|swap|call|line|"
+        r"recursive call)\b|\bafter each\b|\bschritt fuer schritt\b|\bnach jedem\b|"
+        r"\bin jede[rm] (iteration|schritt|schleifendurchlauf)\b|\bjedem (rekursiven|schleifendurchlauf|schritt)\b|"
+        r"\b(cell|line|edge|frame|stage|row|zeile|level) (by|fuer|for) (cell|line|edge|frame|stage|row|zeile|"
+        r"level)\b|\bat each\b|\bnacheinander\b"),
+    _rx("walk_through", Intent.TRACING, 2.0,
+        r"\bwalk (me )?(through|thru)\b|\bgo(es)? (through|thru)\b|\bstep through\b|\bdry run\b|"
+        r"(?<!my )(?<!meinen )\btrace\b(?! (check|pruefen))|\bsimulate\b|\bsimuliere\w*|\brun \w+( \w+)? on\b|"
+        r"\bfuehr\w*\b.*\bdurch\b|\bgeh\w*\b.*\bdurch\b|\bablauf\b|\bablaeuft\b|\bdemonstrate\b|"
+        r"\bshow (me )?(how|the steps|each|every|which)\b|\bhow would \w+ process\b|\bshow the\b|"
+        r"\bzeig\w*\b.*\b(ablauf|wie|schritte)\b|\baufbauen\b|\bgets filled\b"),
+    _rx("what_next", Intent.TRACING, 2.5,
+        r"\bwhat happens next\b|\bnext step\b|\bwhich \w+ comes next\b|\bcomes next\b|\bthen what\b|"
+        r"\bwas passiert (als naechstes|dann|danach)\b|\bwie geht es\b.*\bweiter\b|\bnaechste[rn]? schritt\b|"
+        r"\bwhat happens (at|after|when)\b|\bwas passiert (bei|nach)\b"),
+    _rx("state_each_step", Intent.TRACING, 2.0,
+        r"\bin (what|which) order\b|\bin welcher reihenfolge\b|"
+        r"\bwhat does the (frontier|queue|stack|open list|fringe|table|heap)\b.*\blook like\b|"
+        r"\bhow does the (call )?(stack|queue|table|heap|tree)\b.*\blook\b|\bwie sieht (der|die|das)\b.*\baus\b|"
+        r"\bwie (veraendert|entwickelt) sich\b|\bwhat is in the (queue|stack|priority queue|frontier)\b|"
+        r"\blist the expanded\b"),
+)
+
+
+def score(message: Message, rules: tuple[Rule, ...] = RULES) -> tuple[dict[Intent, float], tuple[str, ...]]:
+    """Sum the weights of the rules that fire, per intent; also return the names of those rules in rule order."""
+    scores = {intent: 0.0 for intent in Intent}
+    matched: list[str] = []
+    for rule in rules:
+        if rule.test(message):
+            scores[rule.intent] += rule.weight
+            matched.append(rule.name)
+    return scores, tuple(matched)
+
+
+def _softmax(scores: dict[Intent, float]) -> dict[Intent, float]:
+    top = max(scores.values())
+    exp = {intent: math.exp(s - top) for intent, s in scores.items()}
+    total = sum(exp.values())
+    return {intent: e / total for intent, e in exp.items()}
+
+
+def classify_intent(question: str, rules: tuple[Rule, ...] = RULES) -> IntentResult:
+    """Classify one question (KITE §3.4.1); ties and no match fall back to `direct` with low confidence."""
+    scores, matched = score(prepare(question), rules)
+    best = max(scores.values())
+    leaders = [intent for intent, s in scores.items() if s == best]
+    if best <= 0.0 or len(leaders) > 1:
+        return IntentResult(Intent.DIRECT, FALLBACK_CONFIDENCE, matched, scores)
+    winner = leaders[0]
+    return IntentResult(winner, round(_softmax(scores)[winner], 4), matched, scores)
+
+
+class RuleIntentClassifier:
+    """The keyword-and-pattern classifier of KITE §3.4.1 behind the `IntentClassifier` protocol."""
+
+    def __init__(self, rules: tuple[Rule, ...] = RULES) -> None:
+        self._rules = rules
+
+    def classify(self, question: str) -> IntentResult:
+        return classify_intent(question, self._rules)
