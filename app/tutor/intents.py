@@ -17,7 +17,8 @@ How a question is scored (pure; same input, same result):
    "might").
 2. Detect pasted material on the original text: `code` (≥ 2 code-like lines or tokens: `def f(`, `return`,
    `for x in`, `while ...:`, assignments, fences) and `trace` (a run of ≥ 3 single capital letters such as
-   "A B D C" or "S-A-D-G", the visiting order a student reports).
+   "A B D C" or "S-A-D-G", the visiting order a student reports). The wording rules below read only the prose
+   lines (code lines removed), so `return 0` inside a snippet is not "returns 0".
 3. Fire rules. Each rule is a named small pattern with one intent and a weight; an intent's score is the sum of the
    weights of its rules that fired. The rules, by intent (EN and DE in the same pattern):
 
@@ -59,7 +60,8 @@ How a question is scored (pure; same input, same result):
                         wie veraendert sich
 
 4. Decide: the intent with the highest score wins. Confidence is its softmax probability over the five scores
-   (all five zero gives 0.2 each). No rule fired, or a tie at the top, falls back to `direct` with
+   at temperature `SOFTMAX_TEMPERATURE` = 0.5, so one 1.0-weight rule against nothing gives 0.65 and one 2.5-weight
+   rule 0.97. No rule fired, or a tie at the top, falls back to `direct` with
    `FALLBACK_CONFIDENCE`, because a plain explanation is the least harmful answer to a question we did not
    understand.
 
@@ -89,6 +91,9 @@ class Intent(StrEnum):
     DEBUGGING = "debugging"
     TRACING = "tracing"
 
+
+SOFTMAX_TEMPERATURE = 0.5
+"""Scores are divided by this before the softmax that turns them into a confidence."""
 
 FALLBACK_CONFIDENCE = 0.2
 """Confidence reported when nothing fired or the top scores tie: no better than a uniform guess over five."""
@@ -174,7 +179,7 @@ _CODE_MARKERS = re.compile(
     r"\bselect\b.+\bfrom\b",
     re.MULTILINE | re.IGNORECASE,
 )
-_TRACE = re.compile(r"(?<![\w-])[A-Z](?:\s*(?:->|-|–|,)?\s*[A-Z](?![\w(])){2,}")
+_TRACE = re.compile(r"(?<![\w-])[A-Z](?![\w(])(?:\s*(?:->|-|–|,)?\s*[A-Z](?![\w(])){2,}")
 
 
 def has_code(raw: str) -> bool:
@@ -187,9 +192,29 @@ def has_trace(raw: str) -> bool:
     return _TRACE.search(raw) is not None
 
 
+_CODE_LINE = re.compile(
+    r"^\s*(```|def \w+\s*\(|return\b|(for|while|if|elif|else|try|except)\b.*:\s*$|"
+    r"\w+(\[[^\]]*\])?(, ?\w+)*\s*[-+*/]?=\s*\S|[\w.]+\(.*\)\s*$)|^\s{2,}\S",
+)
+
+
+def prose(raw: str) -> str:
+    """The question without its pasted code lines, so `return 0` in a snippet is not read as "returns 0"."""
+    lines, in_fence = [], False
+    for line in raw.splitlines():
+        if line.strip().startswith("```"):
+            in_fence = not in_fence
+            continue
+        if not in_fence and not _CODE_LINE.match(line):
+            lines.append(line)
+    return "\n".join(lines)
+
+
 def prepare(question: str) -> Message:
-    """Normalise a question and detect pasted code and traces."""
-    return Message(raw=question, text=normalise(question), has_code=has_code(question), has_trace=has_trace(question))
+    """Normalise the prose of a question and detect pasted code and traces."""
+    return Message(
+        raw=question, text=normalise(prose(question)), has_code=has_code(question), has_trace=has_trace(question)
+    )
 
 
 # --- rules -----------------------------------------------------------------------------------------------------
@@ -335,7 +360,7 @@ def score(message: Message, rules: tuple[Rule, ...] = RULES) -> tuple[dict[Inten
 
 def _softmax(scores: dict[Intent, float]) -> dict[Intent, float]:
     top = max(scores.values())
-    exp = {intent: math.exp(s - top) for intent, s in scores.items()}
+    exp = {intent: math.exp((s - top) / SOFTMAX_TEMPERATURE) for intent, s in scores.items()}
     total = sum(exp.values())
     return {intent: e / total for intent, e in exp.items()}
 
