@@ -1,0 +1,284 @@
+"""Offline short-answer grading: a 0–5 score from a reference answer, with no fitting on any evaluation data.
+
+Three pieces of evidence, each put on [0, 1] and averaged with equal weights:
+
+1. `sim`      — MiniLM cosine of answer vs reference: meaning in other words (alone: Pearson r 0.494 on the
+                Mohler/Texas set).
+2. `sim_dem`  — the same cosine after *question demoting*: words that occur in the question are removed from both
+                texts first, so an answer cannot score by echoing the question (Mohler, Bunescu & Mihalcea 2011,
+                §4.3; Sultan, Salazar & Sumner 2016 found the demoted features the strongest of their set).
+3. `coverage` — share of the reference's key concepts (content-word stems, question words demoted) that the answer
+                contains: exactly (same Snowball stem), with a typo (rapidfuzz ratio), or as a near-synonym (MiniLM
+                word cosine). A lexical alignment signal in the spirit of Sultan et al. 2016, §3.1.
+
+Why equal weights: without data to fit on, unit weights on comparably scaled predictors are nearly as accurate as
+fitted ones and far more robust out of sample (Dawes 1979, "The robust beauty of improper linear models"). The two
+cosines are put on [0, 1] with the same anchors, read off what MiniLM cosines mean on STS-style data: about 0.2 for
+unrelated sentences of the same domain (→ 0), about 0.85 for paraphrases (→ 1).
+
+From evidence e ∈ [0, 1] to the 0–5 scale: `score = 5 · (1 − (1 − e)²)`. Reasoning, from the target data rather
+than from our own sample: human scores on course short answers are skewed high (Mohler/Texas: mean ≈ 4.2, most
+answers mostly right), and an answer that shares only part of the reference's wording is, far more often than
+not, a correct answer phrased differently. Under squared error the best prediction is E[score | evidence]; with
+evidence this noisy (r ≈ 0.5) that expectation stays high until the evidence is clearly bad, and falls fast only
+near the bottom. A concave map does exactly that:
+
+    e     0    0.2   0.4   0.6   0.8   1.0
+    score 0    1.8   3.2   4.2   4.8   5.0
+
+so a typical correct-but-reworded answer (cosine ≈ 0.7, half the concepts) lands around 4.3–4.6, a partial one
+around 3–3.5, and only answers with little overlap in meaning and words fall below 2. A linear map (the
+"cosine only" baseline, 5·cos) puts the same correct answer at 3.5 and would be biased low by about a point on
+such data, which is most of an RMSE budget of 0.9.
+
+Rules that override the evidence, because they are certain rather than noisy:
+- an empty, punctuation-only or "I don't know" answer scores 0;
+- an answer that adds (almost) nothing beyond the words of the question and covers none of the demoted concepts is
+  a restatement: its score is capped at `RESTATEMENT_CAP` (1.0).
+
+`quality` is the score rounded half up, `is_correct` is `quality >= 3`. Feedback names covered and missing key
+concepts (single words from the reference) and is checked never to contain the reference answer itself.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Protocol, runtime_checkable
+
+import numpy as np
+from rapidfuzz import fuzz
+from tqdm import tqdm
+
+from app.grading.concepts import RESTATEMENT_MAX_NOVEL_SHARE, Analysis, analyse, tokens
+
+# Cosine anchors for MiniLM (all-MiniLM-L6-v2): unrelated same-domain sentences ≈ 0.2, paraphrases ≈ 0.85.
+COS_LOW = 0.20
+COS_HIGH = 0.85
+# Word-level soft matching of a concept: a MiniLM cosine between single words below 0.55 is mere relatedness
+# ("array"/"list"), above 0.85 it is the same concept (inflection, synonym); credit ramps linearly between.
+WORD_COS_LOW = 0.55
+WORD_COS_HIGH = 0.85
+# A misspelt concept ("recursoin") still counts when rapidfuzz's normalised Indel similarity is at least this.
+FUZZY_MIN_RATIO = 85.0
+FUZZY_MIN_LEN = 5
+# Credit at which a concept is reported as covered in the feedback.
+COVERED_CREDIT = 0.5
+RESTATEMENT_CAP = 1.0
+WEIGHTS = {"sim": 1 / 3, "sim_dem": 1 / 3, "coverage": 1 / 3}
+MAX_LISTED = 5
+
+
+@dataclass(frozen=True)
+class Grade:
+    """One graded answer. `score` is continuous on 0–5, `quality` its rounding, `features` the evidence."""
+
+    quality: int
+    score: float
+    is_correct: bool
+    feedback: str
+    features: dict[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class Grader(Protocol):
+    """Anything that grades a short answer against a reference (this offline grader, later an LLM grader)."""
+
+    def grade(self, question: str, reference: str, answer: str) -> Grade: ...
+
+
+def ramp(x: float, low: float, high: float) -> float:
+    """Linear map of [low, high] onto [0, 1], clipped."""
+    if high <= low:
+        raise ValueError("ramp needs low < high")
+    return float(min(1.0, max(0.0, (x - low) / (high - low))))
+
+
+def evidence_to_score(e: float) -> float:
+    """Concave map of evidence e ∈ [0, 1] onto 0–5: 5·(1 − (1 − e)²). See the module docstring for why."""
+    e = min(1.0, max(0.0, e))
+    return 5.0 * (1.0 - (1.0 - e) ** 2)
+
+
+def round_half_up(x: float) -> int:
+    return int(math.floor(x + 0.5))
+
+
+def texts_to_embed(analysis: Analysis, question: str, reference: str, answer: str) -> list[str]:
+    """Every text `score_analysis` will look up in the embedder, so a batch can embed them all at once."""
+    out = [answer, reference]
+    if analysis.answer_demoted_text:
+        out.append(analysis.answer_demoted_text)
+    if analysis.reference_demoted_text:
+        out.append(analysis.reference_demoted_text)
+    out.extend(c.surface for c in analysis.concepts)
+    out.extend(analysis.answer_words)
+    return list(dict.fromkeys(out))
+
+
+def _concept_credits(analysis: Analysis, vec: dict[str, np.ndarray]) -> list[float]:
+    """Credit in [0, 1] per reference concept: exact stem 1, typo ≥ 0.85, near-synonym by word cosine ramp."""
+    words = list(analysis.answer_words)
+    word_mat = np.stack([vec[w] for w in words]) if words else None
+    credits: list[float] = []
+    for c in analysis.concepts:
+        if c.stem in analysis.answer_stems:
+            credits.append(1.0)
+            continue
+        best = 0.0
+        if len(c.surface) >= FUZZY_MIN_LEN:
+            for w in words:
+                if len(w) >= FUZZY_MIN_LEN:
+                    r = fuzz.ratio(c.surface, w)
+                    if r >= FUZZY_MIN_RATIO:
+                        best = max(best, r / 100.0)
+        if word_mat is not None:
+            sim = float(np.max(word_mat @ vec[c.surface]))
+            best = max(best, ramp(sim, WORD_COS_LOW, WORD_COS_HIGH))
+        credits.append(best)
+    return credits
+
+
+def _feedback(
+    analysis: Analysis, credits: list[float], quality: int, *, restatement: bool, reference: str
+) -> tuple[str, list[str], list[str]]:
+    covered = [c.surface for c, k in zip(analysis.concepts, credits) if k >= COVERED_CREDIT]
+    missing = [c.surface for c, k in zip(analysis.concepts, credits) if k < COVERED_CREDIT]
+    if analysis.non_answer:
+        return "No answer was given. Write down what you do know, even if it is only part of the answer.", [], missing
+    if restatement:
+        head = "Your answer restates the question without answering it."
+    elif quality >= 5:
+        head = "Correct."
+    elif quality == 4:
+        head = "Mostly correct."
+    elif quality == 3:
+        head = "Partly correct."
+    elif quality >= 1:
+        head = "Mostly incorrect or incomplete."
+    else:
+        head = "This does not answer the question."
+    parts = [head]
+    if covered:
+        parts.append("You covered: " + ", ".join(covered[:MAX_LISTED]) + ".")
+    shown_missing = missing[:MAX_LISTED]
+    # Never hand out the reference: if the missing words would spell the whole reference, only say how many.
+    if shown_missing and _would_reveal(shown_missing, reference):
+        parts.append(f"{len(missing)} key idea(s) of the expected answer are missing.")
+    elif shown_missing:
+        more = f" (and {len(missing) - len(shown_missing)} more)" if len(missing) > len(shown_missing) else ""
+        parts.append("Think about: " + ", ".join(shown_missing) + more + ".")
+    text = " ".join(parts)
+    if _contains_reference(text, reference):  # last guard, e.g. a one-word reference
+        text = head + f" {len(missing)} key idea(s) of the expected answer are missing." if missing else head
+    return text, covered, missing
+
+
+def _norm(text: str) -> str:
+    return " ".join(tokens(text))
+
+
+def _contains_reference(text: str, reference: str) -> bool:
+    ref = _norm(reference)
+    return bool(ref) and ref in _norm(text)
+
+
+def _would_reveal(words: list[str], reference: str) -> bool:
+    """True when the listed words are (almost) all the reference's words, i.e. listing them gives it away."""
+    ref_tokens = tokens(reference)
+    if not ref_tokens:
+        return False
+    listed = set(words)
+    return sum(t in listed for t in ref_tokens) / len(ref_tokens) >= 0.8
+
+
+def score_analysis(
+    analysis: Analysis, question: str, reference: str, answer: str, vec: dict[str, np.ndarray]
+) -> Grade:
+    """Grade from a precomputed analysis and a text → unit-vector lookup (which must hold `texts_to_embed`)."""
+    if analysis.non_answer:
+        fb, _, missing = _feedback(analysis, [], 0, restatement=False, reference=reference)
+        return Grade(0, 0.0, False, fb, {"non_answer": True, "restatement": False, "missing": missing,
+                                         "covered": [], "language": analysis.language})
+
+    sim = float(vec[answer] @ vec[reference])
+    if analysis.answer_demoted_text and analysis.reference_demoted_text:
+        sim_dem = float(vec[analysis.answer_demoted_text] @ vec[analysis.reference_demoted_text])
+    else:
+        sim_dem = 0.0  # nothing left of the answer once the question's words are gone
+    credits = _concept_credits(analysis, vec)
+    coverage = float(np.mean(credits)) if credits else ramp(sim, COS_LOW, COS_HIGH)
+
+    parts = {
+        "sim": ramp(sim, COS_LOW, COS_HIGH),
+        "sim_dem": ramp(sim_dem, COS_LOW, COS_HIGH),
+        "coverage": coverage,
+    }
+    evidence = sum(WEIGHTS[k] * v for k, v in parts.items())
+    score = evidence_to_score(evidence)
+
+    restatement = analysis.novel_share <= RESTATEMENT_MAX_NOVEL_SHARE and coverage < COVERED_CREDIT / 2
+    if restatement:
+        score = min(score, RESTATEMENT_CAP)
+
+    quality = round_half_up(score)
+    fb, covered, missing = _feedback(analysis, credits, quality, restatement=restatement, reference=reference)
+    features = {
+        "cosine": sim,
+        "cosine_demoted": sim_dem,
+        "coverage": coverage,
+        "evidence": evidence,
+        "novel_share": analysis.novel_share,
+        "restatement": restatement,
+        "non_answer": False,
+        "covered": covered,
+        "missing": missing,
+        "language": analysis.language,
+    }
+    return Grade(quality=quality, score=round(score, 4), is_correct=quality >= 3, feedback=fb, features=features)
+
+
+def embed_unique(
+    embedder, texts: Iterable[str], *, batch_size: int = 64, progress: bool = False
+) -> dict[str, np.ndarray]:
+    """Embed each distinct text once, `batch_size` at a time (tqdm bar on stderr when `progress`)."""
+    unique = list(dict.fromkeys(texts))
+    table: dict[str, np.ndarray] = {}
+    starts = range(0, len(unique), batch_size)
+    for start in tqdm(starts, desc="embedding", unit="batch", file=sys.stderr, disable=not progress):
+        batch = unique[start : start + batch_size]
+        vecs = embedder.embed(batch, batch_size=batch_size)
+        table.update(zip(batch, vecs))
+    return table
+
+
+def grade_answer(question: str, reference: str, answer: str, *, embedder) -> Grade:
+    """Grade one short answer against a reference answer on 0–5. Pure apart from the injected embedder, which must
+    return L2-normalised rows (`indexing.embedder.Embedder`)."""
+    analysis = analyse(question, reference, answer)
+    texts = [] if analysis.non_answer else texts_to_embed(analysis, question, reference, answer)
+    return score_analysis(analysis, question, reference, answer, embed_unique(embedder, texts))
+
+
+class OfflineGrader:
+    """The `Grader` that needs no generative model: MiniLM similarity + demoted concept coverage."""
+
+    def __init__(self, embedder) -> None:
+        self.embedder = embedder
+
+    def grade(self, question: str, reference: str, answer: str) -> Grade:
+        return grade_answer(question, reference, answer, embedder=self.embedder)
+
+    def grade_many(
+        self, items: Iterable[tuple[str, str, str]], *, batch_size: int = 64, progress: bool = False
+    ) -> list[Grade]:
+        """Grade many (question, reference, answer) triples, embedding every distinct text once, in batches."""
+        triples = list(items)
+        analyses = [analyse(q, r, a) for q, r, a in triples]
+        texts: list[str] = []
+        for an, (q, r, a) in zip(analyses, triples):
+            if not an.non_answer:
+                texts.extend(texts_to_embed(an, q, r, a))
+        table = embed_unique(self.embedder, texts, batch_size=batch_size, progress=progress)
+        return [score_analysis(an, q, r, a, table) for an, (q, r, a) in zip(analyses, triples)]
