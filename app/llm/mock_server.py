@@ -250,6 +250,13 @@ class MockLLMServer:
             self._script.append(item)
         return self
 
+    def reset(self) -> None:
+        """Forget the script, the recorded requests and the cache prefix (to share one server across tests)."""
+        with self._lock:
+            self._script.clear()
+            self.requests.clear()
+            self._previous_prompt = []
+
     @property
     def pending(self) -> int:
         """Scripted replies not played yet."""
