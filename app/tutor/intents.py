@@ -49,6 +49,8 @@ How a question is scored (pure; same input, same result):
      hangs_or_crashes   infinite loop, loops forever, hangs, crashes, endlos, stuerzt ab, haengt
      find_bug           bug, what's wrong, what am I doing wrong, where is the mistake, was mache ich falsch
      code_with_symptom  pasted code together with an error or wrong-behaviour phrase
+     my_code_misbehaves my code/program/function ... says/always/never, my X keeps/loses/skips, mein Programm
+                        ... immer/nie
    tracing
      step_by_step       step by step, one step at a time, each/every step, at each iteration, cell by cell,
                         schritt fuer schritt, nach jedem Schritt, in jeder Iteration, Zeile fuer Zeile
