@@ -31,7 +31,7 @@ import socket
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal
@@ -117,7 +117,8 @@ def load_script(path: str | Path) -> list[ScriptReply]:
 
 
 def minimal_instance(schema: Mapping[str, Any], root: Mapping[str, Any] | None = None) -> Any:
-    """The smallest value that validates against a JSON schema: required properties only, minimum lengths."""
+    """The smallest value that validates against a JSON schema: required properties only, null where allowed,
+    the first enum value or union member, minimum lengths and bounds."""
     root = root if root is not None else schema
     if "$ref" in schema:
         ref = schema["$ref"]
@@ -133,6 +134,8 @@ def minimal_instance(schema: Mapping[str, Any], root: Mapping[str, Any] | None =
         return schema["enum"][0]
     for key in ("anyOf", "oneOf"):
         if schema.get(key):
+            if any(option.get("type") == "null" for option in schema[key]):
+                return None
             return minimal_instance(schema[key][0], root)
     if schema.get("allOf"):
         merged: dict[str, Any] = {}
@@ -141,7 +144,7 @@ def minimal_instance(schema: Mapping[str, Any], root: Mapping[str, Any] | None =
         return minimal_instance(merged, root)
     kind = schema.get("type", "object" if "properties" in schema else "null")
     if isinstance(kind, list):
-        kind = next((k for k in kind if k != "null"), "null")
+        kind = "null" if "null" in kind else kind[0]
     if kind == "object":
         properties = schema.get("properties", {})
         return {name: minimal_instance(properties.get(name, {}), root) for name in schema.get("required", [])}
@@ -306,9 +309,12 @@ class MockLLMServer:
             self._thread.join(timeout=5)
         self._server = self._thread = None
 
-    def serve(self) -> None:
-        """Serve in the foreground until interrupted (the `tutor mock-llm` command)."""
+    def serve(self, on_ready: Callable[[str], None] | None = None) -> None:
+        """Serve in the foreground until interrupted (the `tutor mock-llm` command). `on_ready(url)` runs once
+        the port is bound, so a port of 0 can be reported."""
         sock = self._bind()
+        if on_ready is not None:
+            on_ready(self.url)
         self._uvicorn().run(sockets=[sock])
 
     def __enter__(self) -> MockLLMServer:
