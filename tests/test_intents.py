@@ -122,6 +122,9 @@ def test_normalise_lowercases_transliterates_and_fixes_cue_typos() -> None:
         "is this correct, infinite loop, funktioniert nicht")
     # Inflections of a cue and short words are left alone ("simulated annealing" is not "simulate").
     assert normalise("simulated annealing, might") == "simulated annealing, might"
+    # Swapped and doubled/dropped letters are typos; substitutions are usually other real words and stay.
+    assert normalise("korretk, crashs, wichtig, aufgabe") == "korrekt, crashes, wichtig, aufgabe"
+    assert classify_intent("warum ist die reihenfolge so wichtig?").intent == Intent.CONCEPTUAL
 
 
 def test_code_and_trace_detectors() -> None:

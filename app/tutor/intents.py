@@ -11,10 +11,11 @@ KITE classifies every incoming query with a keyword and pattern matcher before c
 How a question is scored (pure; same input, same result):
 
 1. Normalise: lower-case, German umlauts transliterated (ä→ae, ö→oe, ü→ue, ß→ss) so "prüfen" and "pruefen" are
-   one word, and each word within a small edit distance of a cue word is replaced by it (typos such as "corect",
-   "infinte", "funktoniert"; Damerau-Levenshtein ≤ 1 for cue words of 6-8 letters, ≤ 2 from 9 letters, via
-   rapidfuzz; shorter cues list their usual misspellings in the pattern instead, because "right" is one letter from
-   "might").
+   one word, and each word of 6+ letters that is one dropped, doubled or swapped letter away from a cue word is
+   replaced by it ("corect", "infinte", "funktoniert", "korretk"; rapidfuzz Indel and Damerau-Levenshtein).
+   Substitutions are not corrected, because they are mostly other real words ("wichtig"/"richtig",
+   "aufgabe"/"ausgabe"); shorter cues list their usual misspellings in the pattern instead ("right" is one letter
+   from "might").
 2. Detect pasted material on the original text: `code` (≥ 2 code-like lines or tokens: `def f(`, `return`,
    `for x in`, `while ...:`, assignments, fences) and `trace` (a run of ≥ 3 single capital letters such as
    "A B D C" or "S-A-D-G", the visiting order a student reports). The wording rules below read only the prose
@@ -81,7 +82,7 @@ from enum import StrEnum
 from typing import Protocol
 
 from rapidfuzz import process
-from rapidfuzz.distance import DamerauLevenshtein
+from rapidfuzz.distance import DamerauLevenshtein, Indel
 
 
 class Intent(StrEnum):
@@ -160,13 +161,16 @@ def _fix_typo(match: re.Match[str]) -> str:
     word = match.group(0)
     if len(word) < 6 or word in _CUE_SET or any(word.startswith(c) for c in CUE_WORDS):
         return word  # a cue itself or an inflection of one ("simulated"), not a typo
-    max_dist = 2 if len(word) >= 9 else 1
-    best = process.extractOne(word, CUE_WORDS, scorer=DamerauLevenshtein.distance, score_cutoff=max_dist)
-    if best is None:
-        return word
-    cue = best[0]
-    # Only correct towards cues of similar length (a typo, not a different word sharing a stem).
-    return cue if len(cue) >= 6 and abs(len(cue) - len(word)) <= max_dist else word
+    # One dropped or doubled letter ("corect", "crashs") ...
+    best = process.extractOne(word, CUE_WORDS, scorer=Indel.distance, score_cutoff=1)
+    if best is not None:
+        return best[0]
+    # ... or two neighbours swapped ("rigth", "korretk"); substitutions are left alone, since those are mostly
+    # other real words ("wichtig"/"richtig", "aufgabe"/"ausgabe").
+    best = process.extractOne(word, CUE_WORDS, scorer=DamerauLevenshtein.distance, score_cutoff=1)
+    if best is not None and sorted(best[0]) == sorted(word):
+        return best[0]
+    return word
 
 
 def normalise(text: str) -> str:
@@ -232,7 +236,7 @@ _CHECK = (
     r"\b(am i|did i (get|do) (this|that|it) (right|correctly))\b|\bdid i do it\b|\bam i right\b|"
     r"\b(can|could|would) (you|u|someone|anyone) (please |pls )?(check|confirm|verify|double check|look at)\b|"
     r"\bdouble[- ]?check\b|\bcheck (my|this|if|whether)\b|\bconfirm\b|\blooks? (ok|okay|right|good|correct)\b|"
-    r"\bstimmt (das|so|meine?|es)\b|\bist (das|dies|meine?) (\w+ )?(so )?(richtig|korrekt|ok)\b|\brichtig so\b|"
+    r"\bstimmt (das|so|meine?|es)\b|\bist (das|dies|meine?) (\S+ )?(so )?(richtig|korrekt|ok)\b|\bgeht das so\b|\bso ok\b|\brichtig so\b|"
     r"\bso (richtig|korrekt)\b|\bpasst (das|die|der|mein|meine?) ?\w*\b|\b(ueber)?pruefen\b|\bkontrollier|"
     r"\bliege ich\b.*\brichtig\b|\bhab(e)? ich (das|es) richtig\b|\bdrueber (schauen|gucken)\b|\bchecken\b|"
     r"\bis (that|this|it) (so )?correct\b|\bcorrect or not\b"
@@ -240,7 +244,7 @@ _CHECK = (
 _OWN_ANSWER = (
     r"\b(my|final) (answer|solution|result|proof|reasoning|trace)\b|^answer\s*:|\bi (got|get|said|wrote|think|"
     r"believe|guess|put)\b|\bpretty sure\b|\bmy understanding\b|\bich (glaube|denke|hab(e)? \w+ \w+ raus)\b|"
-    r"\bmeine? (loesung|antwort|ergebnis|rechnung)\b|\braus\b|\bals ergebnis\b|\bhab(e)? (fuer|bei)\b"
+    r"\bmeine? (loesung|antwort|ergebnis|rechnung)\b|\braus\b|\bals ergebnis\b|\b(so|also) .*\b(basically|just the same|the same as|dasselbe|im grunde)\b|\bhab(e)? (fuer|bei)\b"
 )
 _SYMPTOM = (
     r"\b\w*(error|exception)\b|\btraceback\b|\bsegmentation fault\b|\bcore dumped\b|\bfehler(meldung)?\b|"
@@ -255,7 +259,7 @@ RULES: tuple[Rule, ...] = (
         r"\bwas (ist|sind|bedeutet|heisst|genau ist)\b"),
     _rx("define", Intent.DIRECT, 1.0,
         r"\b(define|definition|defintion|meaning of|stands? for|was versteht man unter|wofuer steht|"
-        r"begriff)\b"),
+        r"begriff|explain|erklaer\w*|tell me about)\b"),
     _rx("fact_which", Intent.DIRECT, 0.75,
         r"^(\w+[,:]? ){0,3}(which|who|how many|welche[rsnm]?|wie nennt man|wie heisst)\b"),
     _rx("fact_property", Intent.DIRECT, 0.5,
@@ -277,7 +281,7 @@ RULES: tuple[Rule, ...] = (
     _rx("intuition", Intent.CONCEPTUAL, 1.5,
         r"\bintuiti\w*|\bthe point of\b|\bwhats the point\b|\bhelp me understand\b|\bexplain (why|how)\b|"
         r"\b(dont|don't|do not) (get|understand) (why|how|the)\b|\bthink recursively\b|\bbenefit\b|"
-        r"\b(versteh|verstehe) (ich )?(nicht|nich)\b|\berklaeren\b|\bwhat'?s the (idea|benefit)\b|"
+        r"\b(versteh|verstehe) (ich )?(nicht|nich)\b|\bwhat'?s the (idea|benefit)\b|"
         r"\bwas bringt\b|\bueberhaupt\b"),
     _rx("what_if", Intent.CONCEPTUAL, 1.5,
         r"\bwhat happens (to [\w*]+ )?if\b|\bdoes it matter\b|\bwhat changes\b|\bwas passiert,? wenn\b|"
@@ -298,7 +302,8 @@ RULES: tuple[Rule, ...] = (
         r"\bfehler(meldung)?\b|\bstack overflow\b"),
     _rx("wrong_output", Intent.DEBUGGING, 2.0,
         r"\bwrong (output|result|answer|path|order|value)s?\b|\bfalsche\w* (ausgabe|ergebnis|wert|pfad)\b|"
-        r"\b(instead of|statt) ([\[\d\"'(-]|the (number|result|sum|value))|\bexpected\b.*\bgot\b|\bbut got\b|"
+        r"\b(instead of|statt) ([\[\d\"'(-]|the (number|result|sum|value))|\bexpected\b.*\bgot\b|\bbut got\b|\boutput\b.*\bexpected\b|"
+        r"\bbut the (solution|answer|answer key|book|lecture|musterloesung) (says|is|has|gives)\b|"
         r"\b(returns?|gives?|outputs?|prints?|liefert|gibt)\b.*\b(none|nothing|inf|0|backwards|"
         r"negative|leere?|immer)\b|\bkommt\b.*\braus\b.*\b(obwohl|statt)\b|\bobwohl\b|\bis not sorted\b|"
         r"\bnot the (shortest|optimal|right)\b|\bno matter what\b|\b(is|are|comes out) (backwards|empty)\b|"
@@ -313,10 +318,11 @@ RULES: tuple[Rule, ...] = (
         r"\binfinite loop\b|\bloops? forever\b|\bruns? forever\b|\bhangs?\b|\bhaengt\b|\bstuck\b|\bcrash\w*|"
         r"\bendless\w*|\bendlos\w*|\bstuerzt\b.*\bab\b|\babstuerz\w*|\bfreez\w*"),
     _rx("find_bug", Intent.DEBUGGING, 2.0,
-        r"\bbugs?\b|\bdebug\w*|\bwhat'?s wrong\b|\bwhats wrong\b|\bwhat am i doing wrong\b|\bwhat is wrong\b|"
+        r"\bbugs?\b|\bdebug\w*|\bwhat('?s|s| is) wrong( here| with (my|this|it|the code|mine)\b|\s*[?.!]*$)|"
+        r"\bwhat am i doing wrong\b|"
         r"\b(was|wo) (mache|mach) ich\b.*\bfalsch\b|\bwas (ist|laeuft)\b.*\b(falsch|schief)\b|"
         r"\bwo ist der (fehler|bug)\b|\bwhere (is|could) the (mistake|bug|error)\b|\bmistake\b|"
-        r"\bcant find\b|\bcan'?t find the\b|\bhelp,? my\b|\bhilfe\b|\bwhat'?s going on\b|\bany idea\b"),
+        r"\bcant find\b|\bcan'?t find the\b|\bhelp,? my\b|\bhilfe,? (mein|meine|bei meinem)\b|\bwhat'?s going on\b|\bany idea\b"),
     Rule("code_with_symptom", Intent.DEBUGGING, 1.0,
          lambda m: m.has_code and re.search(_SYMPTOM, m.text) is not None),
     _rx("my_code_misbehaves", Intent.DEBUGGING, 1.0,
@@ -333,19 +339,20 @@ RULES: tuple[Rule, ...] = (
     _rx("walk_through", Intent.TRACING, 2.0,
         r"\bwalk (me )?(through|thru)\b|\bgo(es)? (through|thru)\b|\bstep through\b|\bdry run\b|"
         r"(?<!my )(?<!meinen )\btrace\b(?! (check|pruefen))|\bsimulate\b|\bsimuliere\w*|\brun \w+( \w+)? on\b|"
-        r"\bfuehr\w*\b.*\bdurch\b|\bgeh\w*\b.*\bdurch\b|\bablauf\b|\bablaeuft\b|\bdemonstrate\b|"
+        r"\bfuehr\w*\b.*\bdurch\b|\bgeh\w*\b.*\bdurch\b|\bablauf\b|\bablaeuft\b|\blaeuft\b.*\bab\b|\bdemonstrate\b|"
         r"\bshow (me )?(how|the steps|each|every|which)\b|\bhow would \w+ process\b|\bshow the\b|"
         r"\bzeig\w*\b.*\b(ablauf|wie|schritte)\b|\baufbauen\b|\bgets filled\b"),
     _rx("what_next", Intent.TRACING, 2.5,
         r"\bwhat happens next\b|\bnext step\b|\bwhich \w+ comes next\b|\bcomes next\b|\bthen what\b|"
         r"\bwas passiert (als naechstes|dann|danach)\b|\bwie geht es\b.*\bweiter\b|\bnaechste[rn]? schritt\b|"
-        r"\bwhat happens (at|after|when)\b|\bwas passiert (bei|nach)\b"),
+        r"\bwhat happens (at|after|when)\b|\bwas passiert (bei|nach)\b|\bnext (node|step|state|iteration|call|move)\b|"
+        r"\bwhat('?s| is) the output of\b|\bwhat (does|would) (this|the|it) \w* ?print\b"),
     _rx("state_each_step", Intent.TRACING, 2.0,
         r"\bin (what|which) order\b|\bin welcher reihenfolge\b|"
         r"\bwhat does the (frontier|queue|stack|open list|fringe|table|heap)\b.*\blook like\b|"
         r"\bhow does the (call )?(stack|queue|table|heap|tree)\b.*\blook\b|\bwie sieht (der|die|das)\b.*\baus\b|"
         r"\bwie (veraendert|entwickelt) sich\b|\bwhat is in the (queue|stack|priority queue|frontier)\b|"
-        r"\blist the expanded\b"),
+        r"\blist the expanded\b|\bin the order\b"),
 )
 
 
