@@ -262,7 +262,7 @@ def render(notes_path: Path = DEFAULT_NOTES, out_path: Path = DEFAULT_OUT) -> li
     """Render notes_path into out_path; return the page map (one PageInfo per physical page)."""
     chapters = split_chapters(notes_path.read_text(encoding="utf-8"))
     if not chapters:
-        raise SystemExit(f"error: {notes_path} has no '# ' chapter headings")
+        raise ValueError(f"{notes_path} has no '# ' chapter headings: start each chapter with a '# Title' line")
     render_chapters(chapters)
 
     front_rect = pymupdf.Rect(MARGIN_X, 72, PAGE.width - MARGIN_X, BODY_BOTTOM)
@@ -328,7 +328,11 @@ def main(argv: list[str] | None = None) -> int:
     if not args.notes.is_file():
         print(f"error: notes file not found: {args.notes}", file=sys.stderr)
         return 2
-    pages = render(args.notes, args.out)
+    try:
+        pages = render(args.notes, args.out)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     if args.page_map:
         for info in pages:
             print(json.dumps(info.__dict__, ensure_ascii=False))
