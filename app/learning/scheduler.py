@@ -57,3 +57,29 @@ def get_scheduler(name: str) -> Scheduler:
     if name == "fsrs":
         return FSRSScheduler()
     raise UserError(f"unknown scheduler {name!r}", hint=f"use one of: {', '.join(SCHEDULER_NAMES)}")
+
+
+def simulate(scheduler: Scheduler, qualities: list[int], start: datetime) -> list[dict]:
+    """Review one new bite with `qualities` in turn, each review on the previous review's due date (the first at
+    `start`). One row per review: review number, review time, quality, then the resulting schedule."""
+    state = scheduler.new_state()
+    now = start
+    rows = []
+    for n, q in enumerate(qualities, start=1):
+        state = scheduler.review(state, q, now)
+        row = {
+            "review": n,
+            "date": now.isoformat(),
+            "quality": q,
+            "interval": state.interval,
+            "repetitions": state.repetitions,
+            "ease": round(state.ease_factor, 4) if hasattr(state, "ease_factor") else None,
+            "status": state.status,
+            "due": state.due.isoformat(),
+        }
+        if hasattr(state, "stability"):
+            row["stability"] = round(state.stability, 4)
+            row["difficulty"] = round(state.difficulty, 4)
+        rows.append(row)
+        now = state.due
+    return rows
