@@ -64,7 +64,9 @@ def _edge_indices(page: Page, edge: int) -> list[int]:
     return sorted({i for row in picked for i in row})
 
 
-_EDGE_NUMBER = re.compile(r"^\s*(\d{1,4})\b|\b(\d{1,4})\s*$")
+# a number standing alone at the start or end of a line ("12  Chapter 2", "Informed Search  13"), not part of a
+# section number ("1.1 Breadth-first") or a version ("v1.3")
+_EDGE_NUMBER = re.compile(r"^\s*(\d{1,4})(?=\s)(?!\s*\.)|(?<![.\w])(\d{1,4})\s*$")
 
 
 def page_label_offset(pages: list[Page], *, edge: int = 2) -> int | None:
