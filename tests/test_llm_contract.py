@@ -119,7 +119,8 @@ def test_complete_returns_text_usage_and_a_call_record(harness: Harness) -> None
     assert completion.latency_ms >= 0
     assert len(harness.llm.calls) == 1
     record = harness.llm.calls[0]
-    assert (record.kind, record.usage, record.model, record.attempts) == ("complete", completion.usage, harness.llm.model, 1)
+    expected = ("complete", completion.usage, harness.llm.model, 1)
+    assert (record.kind, record.usage, record.model, record.attempts) == expected
     assert record.latency_ms == completion.latency_ms
     assert harness.records == [record]
 

@@ -1,4 +1,4 @@
-"""What the fakes promise beyond the contract: loud failure, recorded requests, scripted errors; and the base helpers."""
+"""What the fakes promise beyond the contract (loud failure, recorded requests, scripted errors); base helpers."""
 
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ def test_an_empty_fake_fails_loudly_and_is_not_an_llm_error() -> None:
         llm.complete(ASK)
     assert isinstance(raised.value, AssertionError)
     assert not isinstance(raised.value, LLMError)  # graceful-degradation code catching LLMError cannot hide it
-    assert "FakeLLM got a complete() call (last user message: 'Is 7 prime?') but no reply is queued" in str(raised.value)
+    expected = "FakeLLM got a complete() call (last user message: 'Is 7 prime?') but no reply is queued"
+    assert expected in str(raised.value)
     assert "llm.enqueue(text=...)" in str(raised.value)
     with pytest.raises(UnexpectedModelCall):
         list(llm.stream(ASK))
@@ -130,7 +131,8 @@ def test_describe_invalid() -> None:
     assert describe_invalid(bad_json.value).startswith("invalid JSON (")
     with pytest.raises(ValidationError) as bad_field:
         Answer.model_validate_json('{"text": "t", "score": "many"}')
-    assert describe_invalid(bad_field.value) == "score: Input should be a valid integer, unable to parse string as an integer"
+    expected = "score: Input should be a valid integer, unable to parse string as an integer"
+    assert describe_invalid(bad_field.value) == expected
 
 
 def test_a_fenced_json_reply_is_accepted() -> None:

@@ -78,7 +78,7 @@ def test_non_streaming_reply_shape_and_word_usage(server: MockLLMServer, http: h
     }
 
 
-def test_cached_tokens_are_the_common_prefix_with_the_previous_request(server: MockLLMServer, http: httpx.Client) -> None:
+def test_cached_tokens_are_the_prefix_shared_with_the_previous_request(server: MockLLMServer, http: httpx.Client) -> None:
     chat(http, "alpha beta gamma delta")
     assert chat(http, "alpha beta gamma omega").json()["usage"]["prompt_tokens_details"] == {"cached_tokens": 3}
     assert chat(http, "zeta").json()["usage"]["prompt_tokens_details"] == {"cached_tokens": 0}
@@ -170,7 +170,8 @@ def test_minimal_instance_golden_values() -> None:
     assert minimal_instance({"anyOf": [{"type": "string"}, {"type": "integer"}]}) == ""
     assert minimal_instance({"const": "fixed"}) == "fixed"
     assert minimal_instance({"type": "string", "format": "date-time"}) == "1970-01-01T00:00:00Z"
-    assert minimal_instance({"allOf": [{"type": "object", "properties": {"a": {"type": "boolean"}}}, {"required": ["a"]}]}) == {"a": False}
+    merged = {"allOf": [{"type": "object", "properties": {"a": {"type": "boolean"}}}, {"required": ["a"]}]}
+    assert minimal_instance(merged) == {"a": False}
 
 
 def test_load_script_json_list_and_json_lines(tmp_path: Path) -> None:
@@ -226,8 +227,9 @@ def test_cli_prints_the_url_and_the_env_vars(tmp_path: Path, monkeypatch: pytest
     url = f"http://127.0.0.1:{port}/v1"
     assert host == "127.0.0.1"
     assert f"mock LLM server on {url} (2 scripted replies)" in result.output
-    for line in (f"export TUTOR_LLM_BASE_URL={url}", "export TUTOR_LLM_MODEL=mock-model", "export TUTOR_LLM_API_KEY=mock"):
-        assert line in result.output
+    assert f"export TUTOR_LLM_BASE_URL={url}\n" in result.output
+    assert "export TUTOR_LLM_MODEL=mock-model\n" in result.output
+    assert "export TUTOR_LLM_API_KEY=mock\n" in result.output
 
     result = CliRunner().invoke(cli(), ["mock-llm", "--port", "0", "--json"])
     assert json.loads(result.output)["env"]["TUTOR_LLM_BASE_URL"] == f"http://127.0.0.1:{StubUvicorn.bound[-1][1]}/v1"

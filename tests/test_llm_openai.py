@@ -14,7 +14,16 @@ import pytest
 from pydantic import BaseModel, Field
 
 from app.errors import ConfigError, LLMError, LLMOutputError, LLMUnavailableError, ModelRequestsBlocked
-from app.llm import CallRecord, Message, OpenAICompatibleLLM, Tool, ToolCall, Usage, allow_model_requests, llm_from_settings
+from app.llm import (
+    CallRecord,
+    Message,
+    OpenAICompatibleLLM,
+    Tool,
+    ToolCall,
+    Usage,
+    allow_model_requests,
+    llm_from_settings,
+)
 from app.llm.guard import check_model_requests_allowed
 from app.llm.mock_server import INVALID_JSON, MockLLMServer
 from app.settings import Settings

@@ -20,7 +20,7 @@ import json
 import re
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Generic, Literal, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
@@ -210,7 +210,9 @@ class LLM(Protocol):
 class TextStream(Iterator[str]):
     """Text deltas of a streamed reply. `text`, `usage` and `latency_ms` are complete once it is exhausted."""
 
-    def __init__(self, chunks: Iterator[str | Usage], on_done: Callable[[TextStream], None], clock: Callable[[], float]):
+    def __init__(
+        self, chunks: Iterator[str | Usage], on_done: Callable[[TextStream], None], clock: Callable[[], float]
+    ) -> None:
         self._chunks = chunks
         self._on_done = on_done
         self._clock = clock

@@ -163,7 +163,8 @@ def to_reply(value: ReplyLike) -> Reply:
     if isinstance(value, str):
         return Reply(text=value)
     if isinstance(value, Completion):
-        return Reply(text=value.text, tool_calls=value.tool_calls, usage=value.usage if value.usage.total_tokens else None)
+        usage = value.usage if value.usage.total_tokens else None
+        return Reply(text=value.text, tool_calls=value.tool_calls, usage=usage)
     if isinstance(value, list):
         return Reply(tool_calls=tuple(_tool_call(c, i) for i, c in enumerate(value)))
     if isinstance(value, BaseModel | Mapping):

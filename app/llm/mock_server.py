@@ -101,7 +101,9 @@ def load_script(path: str | Path) -> list[ScriptReply]:
                 try:
                     items.append((number, json.loads(line)))
                 except json.JSONDecodeError as error:
-                    raise UserError(f"{path}:{number}: not JSON ({error.msg})", hint="one JSON object per line") from error
+                    raise UserError(
+                        f"{path}:{number}: not JSON ({error.msg})", hint="one JSON object per line"
+                    ) from error
         where = "line"
     replies = []
     for number, item in items:
@@ -111,7 +113,8 @@ def load_script(path: str | Path) -> list[ScriptReply]:
             problem = "; ".join(e["msg"] for e in error.errors(include_url=False))
             raise UserError(
                 f"{path} {where} {number}: not a mock reply: {problem}",
-                hint='use {"text": ...}, {"json": ...}, {"tool_calls": [...]} or {"fault": 500|"timeout"|"invalid_json"}',
+                hint='use {"text": ...}, {"json": ...}, {"tool_calls": [...]} '
+                'or {"fault": 500|"timeout"|"invalid_json"}',
             ) from error
     return replies
 
@@ -448,8 +451,8 @@ def _sse_chunks(
     for piece in split_deltas(text) if text else ():
         yield event({"content": piece})
     for index, call in enumerate(tool_calls):
-        head = {"index": index, "id": call["id"], "type": "function", "function": {"name": call["function"]["name"],
-                                                                                   "arguments": ""}}
+        function = {"name": call["function"]["name"], "arguments": ""}
+        head = {"index": index, "id": call["id"], "type": "function", "function": function}
         yield event({"tool_calls": [head]})
         for piece in split_deltas(call["function"]["arguments"]):
             yield event({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
