@@ -172,3 +172,13 @@ def test_bites_carry_their_difficulty_reason():
     bites = bites_from_sections(make_chunks([("1 A", sentences("A", 25)), ("2 B", sentences("B", 25))]))
     assert all(b.difficulty_reason.endswith(f"difficulty {b.difficulty}") for b in bites)
     assert isinstance(bites[0], LearningBite)
+
+
+def test_unnumbered_heading_belongs_to_the_chapter_before_it():
+    chunks = make_chunks(
+        [("3 Trees", sentences("Tree", 25)), ("Worked example", sentences("Ex", 25)), ("4 Graphs", sentences("G", 25))]
+    )
+    bites = bites_from_sections(chunks)
+    assert [(b.title, b.prerequisites) for b in bites] == [
+        ("3 Trees", []), ("Worked example", [1]), ("4 Graphs", []),
+    ]

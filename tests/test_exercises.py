@@ -219,3 +219,9 @@ def test_missing_material_and_model_only_types():
             generate(kind, SORT, random.Random(0))
     with pytest.raises(UserError, match="unknown exercise type"):
         generate("crossword", SORT, random.Random(0))
+
+
+def test_definition_terms_are_noun_phrases_not_sentence_openers():
+    text = ("In practice memory is the bigger problem. Every search strategy is a way to pick the next node. "
+            "A heuristic is a function that estimates the remaining cost.")
+    assert [t for t, _ in find_definitions(text)] == ["heuristic"]

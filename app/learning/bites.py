@@ -171,14 +171,11 @@ class _Segment:
     chunks: list[Chunk]
     texts: list[str]  # each chunk's text without the overlap with the previous chunk
     part: tuple[int, int] | None = None  # (i, n) when a long section was split
+    chapter: str | None = None  # numbered chapter, inherited by the unnumbered headings that follow it
     words: int = field(init=False)
 
     def __post_init__(self) -> None:
         self.words = sum(len(t.split()) for t in self.texts)
-
-    @property
-    def chapter(self) -> str | None:
-        return chapter_of(self.sections[0])
 
 
 def _sections(chunks: Sequence[Chunk]) -> list[_Segment]:
@@ -190,7 +187,9 @@ def _sections(chunks: Sequence[Chunk]) -> list[_Segment]:
             last.texts.append(strip_overlap(last.chunks[-2].text, c.text))
             last.__post_init__()
         else:
-            segments.append(_Segment(c.source, [c.section], [c], [c.text.strip()]))
+            inherited = last.chapter if last and last.source == c.source else None
+            chapter = chapter_of(c.section) or inherited
+            segments.append(_Segment(c.source, [c.section], [c], [c.text.strip()], chapter=chapter))
     return segments
 
 
@@ -209,7 +208,10 @@ def _split(seg: _Segment, max_words: int) -> list[_Segment]:
         acc += len(t.split())
     parts = [g for g in groups if g]
     return [
-        _Segment(seg.source, seg.sections, [seg.chunks[i] for i in g], [seg.texts[i] for i in g], part=(j + 1, len(parts)))
+        _Segment(
+            seg.source, seg.sections, [seg.chunks[i] for i in g], [seg.texts[i] for i in g], (j + 1, len(parts)),
+            seg.chapter,
+        )
         for j, g in enumerate(parts)
     ]
 
@@ -227,7 +229,7 @@ def _can_merge(a: _Segment, b: _Segment, max_words: int) -> bool:
 def _merge(a: _Segment, b: _Segment) -> _Segment:
     heading = [b.sections[0]] if b.sections[0] else []
     texts = a.texts + ["\n\n" + "\n".join(heading + [b.texts[0]])] + b.texts[1:]
-    return _Segment(a.source, a.sections + b.sections, a.chunks + b.chunks, texts)
+    return _Segment(a.source, a.sections + b.sections, a.chunks + b.chunks, texts, chapter=a.chapter)
 
 
 def _merge_small(segments: list[_Segment], min_words: int, max_words: int) -> list[_Segment]:
@@ -320,7 +322,8 @@ def bites_from_sections(
       the result stays within `max_words`; a small last section joins the one before it;
     - title = section heading(s); ids are 1..n in course order;
     - prerequisites = the previous bite if it is in the same source and chapter (numbered headings: "3.1", "3.2"
-      share chapter 3; unnumbered headings count as one chapter per source);
+      share chapter 3; an unnumbered heading belongs to the chapter of the numbered heading before it, or to the
+      source's unnumbered front matter when there is none);
     - difficulty by `estimate_difficulty`, its explanation in `difficulty_reason`.
     """
     if min_words < 1 or max_words < min_words:

@@ -35,6 +35,15 @@ _PRONOUNS = {
     "it", "this", "that", "there", "these", "those", "they", "he", "she", "which", "what", "here", "each", "one",
     "es", "das", "dies", "er", "sie", "was", "hier", "such", "its", "our", "we", "you", "i",
 }
+# A term does not start with a preposition, quantifier or question word, and holds no function words
+# ("In practice memory is ...", "Every search strategy is ...", "The running example for this chapter is ...").
+_NOT_TERM_START = {
+    "in", "on", "at", "for", "from", "with", "by", "to", "of", "as", "if", "when", "why", "how", "where", "who",
+    "every", "all", "some", "any", "no", "most", "many", "both", "another", "other", "first", "then", "so",
+    "im", "in", "für", "mit", "bei", "wenn", "warum", "wie", "jeder", "jede", "alle",
+}
+_FUNCTION_WORDS = {"in", "of", "for", "the", "this", "that", "on", "at", "to", "with", "by", "and", "or", "a", "an",
+                   "der", "die", "das", "und", "oder", "von", "für", "mit"}
 _TERM = r"([A-Za-zÄÖÜäöüß][\w\-]*(?:\s+[\w\-]+){0,4}?)"
 _DEFINITION_PATTERNS = [
     re.compile(r"^(?:An?|The)\s+" + _TERM + r"\s+(?:is|are)\s+(?:an?|the)\s+\S.*$"),
@@ -48,9 +57,22 @@ _STEP = re.compile(r"(?:^|\s)(?:Step\s+|Schritt\s+)?(\d{1,2})[.):]\s+")
 
 
 def prose_sentences(text: str) -> list[str]:
-    """Sentences of running text (code-listing lines left out)."""
+    """Complete sentences of running text: code-listing lines, table rows and lists of numbers left out, and
+    sentences that open with a pronoun ("It ...", "This ...") dropped because they cannot stand alone."""
     prose = " ".join(line for line in text.split("\n") if not _looks_like_code(line))
-    return [s for s in split_sentences(" ".join(prose.split())) if len(s.split()) >= 4]
+    out = []
+    for s in split_sentences(" ".join(prose.split())):
+        words = s.split()
+        numeric = sum(1 for w in words if re.search(r"\d", w))
+        if (
+            len(words) >= 4
+            and s[-1] in ".!?"
+            and s[0].isupper()
+            and numeric / len(words) < 0.2
+            and words[0].casefold().strip(",") not in _PRONOUNS
+        ):
+            out.append(s)
+    return out
 
 
 def _looks_like_code(line: str) -> bool:
@@ -70,7 +92,8 @@ def find_definitions(text: str) -> list[tuple[str, str]]:
             if not m:
                 continue
             term = m.group(1).strip()
-            if term.split()[0].casefold() in _PRONOUNS or len(term) < 2:
+            words = [w.casefold() for w in term.split()]
+            if words[0] in _PRONOUNS or words[0] in _NOT_TERM_START or set(words) & _FUNCTION_WORDS or len(term) < 2:
                 break
             found.setdefault(term.casefold(), (term, sent))
             break
@@ -97,7 +120,7 @@ def find_steps(text: str) -> list[str]:
     if len(steps) >= 3:
         steps[-1] = split_sentences(steps[-1])[0]  # the last step ends at its sentence; running text follows
         return steps[:MAX_ORDER_ITEMS]
-    code = [ln.strip() for ln in text.split("\n") if _looks_like_code(ln)]
+    code = [" ".join(ln.split()) for ln in text.split("\n") if _looks_like_code(ln)]
     if len(code) >= 3 and len(set(code)) == len(code):
         return code[:MAX_ORDER_ITEMS]
     return []
