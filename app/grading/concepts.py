@@ -88,6 +88,7 @@ class Analysis:
     answer_words: tuple[str, ...]  # the answer's content words (surface, lower-case, unique, in order)
     answer_stems: frozenset[str]
     novel_words: tuple[str, ...]  # answer content words whose stem is not in the question
+    novel_stems: tuple[str, ...]  # their stems, same order
     answer_demoted_text: str  # the answer with question words removed ("" if nothing is left)
     reference_demoted_text: str
     non_answer: bool  # empty, punctuation only or "I don't know"
@@ -170,6 +171,7 @@ def analyse(question: str, reference: str, answer: str) -> Analysis:
     a_words: list[str] = []
     a_stems: set[str] = set()
     novel: list[str] = []
+    novel_s: list[str] = []
     for w in content_words(answer):
         s = stem(w, language)
         if s in a_stems:
@@ -178,6 +180,7 @@ def analyse(question: str, reference: str, answer: str) -> Analysis:
         a_words.append(w)
         if s not in q_stems:
             novel.append(w)
+            novel_s.append(s)
 
     return Analysis(
         language=language,
@@ -186,6 +189,7 @@ def analyse(question: str, reference: str, answer: str) -> Analysis:
         answer_words=tuple(a_words),
         answer_stems=frozenset(a_stems),
         novel_words=tuple(novel),
+        novel_stems=tuple(novel_s),
         answer_demoted_text=_demote_text(answer, q_stems, language),
         reference_demoted_text=_demote_text(reference, q_stems, language) if demoted else reference,
         non_answer=is_non_answer(answer),

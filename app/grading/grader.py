@@ -51,7 +51,7 @@ import numpy as np
 from rapidfuzz import fuzz
 from tqdm import tqdm
 
-from app.grading.concepts import RESTATEMENT_MAX_NOVEL_SHARE, Analysis, analyse, tokens
+from app.grading.concepts import RESTATEMENT_MAX_NOVEL_SHARE, Analysis, analyse, content_words, tokens
 
 # Cosine anchors for MiniLM (all-MiniLM-L6-v2): unrelated same-domain sentences ≈ 0.2, paraphrases ≈ 0.85.
 COS_LOW = 0.20
@@ -66,7 +66,7 @@ FUZZY_MIN_LEN = 5
 # Credit at which a concept is reported as covered in the feedback.
 COVERED_CREDIT = 0.5
 RESTATEMENT_CAP = 1.0
-WEIGHTS = {"sim": 1 / 3, "sim_dem": 1 / 3, "coverage": 1 / 3}
+WEIGHTS = {"sim": 1 / 3, "sim_dem": 1 / 3, "alignment": 1 / 3}
 MAX_LISTED = 5
 
 
@@ -117,27 +117,38 @@ def texts_to_embed(analysis: Analysis, question: str, reference: str, answer: st
     return list(dict.fromkeys(out))
 
 
+def _word_credit(word: str, word_stem: str, others: list[str], other_stems: frozenset[str],
+                 other_mat: np.ndarray | None, vec: dict[str, np.ndarray]) -> float:
+    """Credit in [0, 1] for aligning one word to a bag of words: same stem 1, typo (rapidfuzz ratio) ≥ 0.85,
+    near-synonym by a ramp on the MiniLM word cosine."""
+    if word_stem in other_stems:
+        return 1.0
+    best = 0.0
+    if len(word) >= FUZZY_MIN_LEN:
+        for w in others:
+            if len(w) >= FUZZY_MIN_LEN:
+                r = fuzz.ratio(word, w)
+                if r >= FUZZY_MIN_RATIO:
+                    best = max(best, r / 100.0)
+    if other_mat is not None:
+        best = max(best, ramp(float(np.max(other_mat @ vec[word])), WORD_COS_LOW, WORD_COS_HIGH))
+    return best
+
+
 def _concept_credits(analysis: Analysis, vec: dict[str, np.ndarray]) -> list[float]:
-    """Credit in [0, 1] per reference concept: exact stem 1, typo ≥ 0.85, near-synonym by word cosine ramp."""
+    """Credit per reference concept for being found in the answer (recall side of the alignment)."""
     words = list(analysis.answer_words)
-    word_mat = np.stack([vec[w] for w in words]) if words else None
-    credits: list[float] = []
-    for c in analysis.concepts:
-        if c.stem in analysis.answer_stems:
-            credits.append(1.0)
-            continue
-        best = 0.0
-        if len(c.surface) >= FUZZY_MIN_LEN:
-            for w in words:
-                if len(w) >= FUZZY_MIN_LEN:
-                    r = fuzz.ratio(c.surface, w)
-                    if r >= FUZZY_MIN_RATIO:
-                        best = max(best, r / 100.0)
-        if word_mat is not None:
-            sim = float(np.max(word_mat @ vec[c.surface]))
-            best = max(best, ramp(sim, WORD_COS_LOW, WORD_COS_HIGH))
-        credits.append(best)
-    return credits
+    mat = np.stack([vec[w] for w in words]) if words else None
+    return [_word_credit(c.surface, c.stem, words, analysis.answer_stems, mat, vec) for c in analysis.concepts]
+
+
+def _novel_word_credits(analysis: Analysis, vec: dict[str, np.ndarray]) -> list[float]:
+    """Credit per new answer word (not from the question) for being found among the reference concepts (precision
+    side): words of the answer that align with nothing in the reference, e.g. a wrong "LIFO", lower the alignment."""
+    refs = [c.surface for c in analysis.concepts]
+    ref_stems = frozenset(c.stem for c in analysis.concepts)
+    mat = np.stack([vec[w] for w in refs]) if refs else None
+    return [_word_credit(w, s, refs, ref_stems, mat, vec) for w, s in zip(analysis.novel_words, analysis.novel_stems)]
 
 
 def _feedback(
@@ -185,12 +196,13 @@ def _contains_reference(text: str, reference: str) -> bool:
 
 
 def _would_reveal(words: list[str], reference: str) -> bool:
-    """True when the listed words are (almost) all the reference's words, i.e. listing them gives it away."""
-    ref_tokens = tokens(reference)
-    if not ref_tokens:
+    """True when the listed words are most (>= 80 %) of the reference's content words: listing them would hand
+    out the answer (e.g. a one-concept reference such as "A stack")."""
+    ref_words = content_words(reference)
+    if not ref_words:
         return False
     listed = set(words)
-    return sum(t in listed for t in ref_tokens) / len(ref_tokens) >= 0.8
+    return sum(w in listed for w in ref_words) / len(ref_words) >= 0.8
 
 
 def score_analysis(
@@ -209,11 +221,16 @@ def score_analysis(
         sim_dem = 0.0  # nothing left of the answer once the question's words are gone
     credits = _concept_credits(analysis, vec)
     coverage = float(np.mean(credits)) if credits else ramp(sim, COS_LOW, COS_HIGH)
+    # Sultan et al. 2016 §3.1: proportion of content words of *both* texts that align (question words demoted).
+    novel_credits = _novel_word_credits(analysis, vec)
+    aligned = sum(credits) + sum(novel_credits)
+    n_words = len(credits) + len(novel_credits)
+    alignment = aligned / n_words if n_words else 0.0
 
     parts = {
         "sim": ramp(sim, COS_LOW, COS_HIGH),
         "sim_dem": ramp(sim_dem, COS_LOW, COS_HIGH),
-        "coverage": coverage,
+        "alignment": alignment,
     }
     evidence = sum(WEIGHTS[k] * v for k, v in parts.items())
     score = evidence_to_score(evidence)
@@ -228,6 +245,7 @@ def score_analysis(
         "cosine": sim,
         "cosine_demoted": sim_dem,
         "coverage": coverage,
+        "alignment": alignment,
         "evidence": evidence,
         "novel_share": analysis.novel_share,
         "restatement": restatement,
