@@ -7,7 +7,7 @@ from pydantic import BaseModel, ValidationError
 
 from app.errors import LLMError, LLMUnavailableError
 from app.llm import Completion, FakeLLM, FunctionLLM, Message, Reply, Request, ToolCall, UnexpectedModelCall, Usage
-from app.llm.base import describe_invalid, response_format_for, strict_json_schema
+from app.llm.structured import describe_invalid, response_format_for, strict_json_schema
 from app.llm.fakes import split_deltas, to_reply
 
 

@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 
 from app.cli.mock_llm import register
 from app.errors import UserError
-from app.llm.mock_server import ECHO_PREFIX, MockLLMServer, load_script, minimal_instance
+from app.llm.mock_server import ECHO_PREFIX, MockLLMServer, load_script
+from app.llm.structured import minimal_instance
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,6 @@ A backend only implements `_request()` (one completion) and `_request_stream()` 
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ from typing import Any, Generic, Literal, Protocol, TypeVar, runtime_checkable
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from app.errors import LLMOutputError
+from app.llm.structured import describe_invalid, response_format_for, retry_prompt, validate_reply
 
 Role = Literal["system", "user", "assistant", "tool"]
 CallKind = Literal["complete", "stream", "structured"]
@@ -251,74 +251,6 @@ def rough_token_count(text: str | None) -> int:
     return len(text.split()) if text else 0
 
 
-def strict_json_schema(schema: type[BaseModel]) -> tuple[dict[str, Any], bool]:
-    """The model's JSON schema made fit for OpenAI structured outputs, and whether `strict` mode can be used.
-
-    Strict mode (OpenAI "Structured Outputs" guide, "Supported schemas") needs every object to list all its
-    properties as required and to forbid additional properties. We add `additionalProperties: false` everywhere;
-    a field with a default (so not required) makes the schema non-strict, which still works, only unenforced.
-    """
-    out = schema.model_json_schema()
-    strict = True
-
-    def walk(node: Any) -> None:
-        nonlocal strict
-        if isinstance(node, dict):
-            if node.get("type") == "object" or "properties" in node:
-                node.setdefault("additionalProperties", False)
-                if set(node.get("properties", {})) != set(node.get("required", [])):
-                    strict = False
-                if node["additionalProperties"] is not False:
-                    strict = False
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    walk(out)
-    return out, strict
-
-
-def response_format_for(schema: type[BaseModel]) -> dict[str, Any]:
-    """The `response_format` asking an OpenAI-compatible server for JSON matching `schema`."""
-    json_schema, strict = strict_json_schema(schema)
-    name = re.sub(r"[^a-zA-Z0-9_-]", "_", schema.__name__)[:64]
-    return {"type": "json_schema", "json_schema": {"name": name, "schema": json_schema, "strict": strict}}
-
-
-_FENCE = re.compile(r"^\s*```(?:json)?\s*\n(.*)\n\s*```\s*$", re.DOTALL)
-
-
-def _validate(schema: type[T], text: str | None) -> T:
-    """Parse and validate a reply; local models sometimes wrap JSON in a ``` fence, which we accept."""
-    if text is None:
-        raise ValueError("the reply had no text (tool calls or an empty message instead of JSON)")
-    fenced = _FENCE.match(text)
-    return schema.model_validate_json(fenced.group(1) if fenced else text)
-
-
-def describe_invalid(error: ValidationError | ValueError) -> str:
-    """One line naming what was wrong with a reply, for the retry prompt and for `LLMOutputError`."""
-    if not isinstance(error, ValidationError):
-        return str(error)
-    parts = []
-    for err in error.errors(include_url=False):
-        if err["type"] == "json_invalid":
-            parts.append(f"invalid JSON ({err['msg'].removeprefix('Invalid JSON: ')})")
-        else:
-            loc = ".".join(str(p) for p in err["loc"]) or "(root)"
-            parts.append(f"{loc}: {err['msg']}")
-    return "; ".join(parts)
-
-
-def _retry_prompt(schema: type[BaseModel], problem: str) -> str:
-    return (
-        f"Your reply did not match the required JSON schema for {schema.__name__}: {problem}. "
-        "Answer again with only one JSON object that matches the schema, no other text."
-    )
-
-
 class BaseLLM:
     """Shared behaviour of every backend; subclasses implement `_request` and `_request_stream`."""
 
@@ -392,12 +324,12 @@ class BaseLLM:
             completion = self._timed(request)
             usage = usage + completion.usage
             try:
-                value = _validate(schema, completion.text)
+                value = validate_reply(schema, completion.text)
             except (ValidationError, ValueError) as error:
                 problem = describe_invalid(error)
                 conversation += [
                     Message.assistant(completion.text or ""),
-                    Message.user(_retry_prompt(schema, problem)),
+                    Message.user(retry_prompt(schema, problem)),
                 ]
                 continue
             return Structured(value=value, completion=completion, usage=usage, attempts=attempt)
@@ -451,9 +383,6 @@ __all__ = [
     "Tool",
     "ToolCall",
     "Usage",
-    "describe_invalid",
     "reply_text_of",
-    "response_format_for",
     "rough_token_count",
-    "strict_json_schema",
 ]

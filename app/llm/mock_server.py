@@ -45,6 +45,7 @@ from starlette.routing import Route
 
 from app.errors import UserError
 from app.llm.fakes import split_deltas
+from app.llm.structured import minimal_instance
 
 ECHO_PREFIX = "[mock] you said: "
 INVALID_JSON = '{"answer": "this JSON never ends'
@@ -117,58 +118,6 @@ def load_script(path: str | Path) -> list[ScriptReply]:
                 'or {"fault": 500|"timeout"|"invalid_json"}',
             ) from error
     return replies
-
-
-def minimal_instance(schema: Mapping[str, Any], root: Mapping[str, Any] | None = None) -> Any:
-    """The smallest value that validates against a JSON schema: required properties only, null where allowed,
-    the first enum value or union member, minimum lengths and bounds."""
-    root = root if root is not None else schema
-    if "$ref" in schema:
-        ref = schema["$ref"]
-        if not ref.startswith("#/"):
-            raise ValueError(f"only local $refs are supported, got {ref}")
-        target: Any = root
-        for part in ref[2:].split("/"):
-            target = target[part]
-        return minimal_instance(target, root)
-    if "const" in schema:
-        return schema["const"]
-    if schema.get("enum"):
-        return schema["enum"][0]
-    for key in ("anyOf", "oneOf"):
-        if schema.get(key):
-            if any(option.get("type") == "null" for option in schema[key]):
-                return None
-            return minimal_instance(schema[key][0], root)
-    if schema.get("allOf"):
-        merged: dict[str, Any] = {}
-        for part in schema["allOf"]:
-            merged.update(part)
-        return minimal_instance(merged, root)
-    kind = schema.get("type", "object" if "properties" in schema else "null")
-    if isinstance(kind, list):
-        kind = "null" if "null" in kind else kind[0]
-    if kind == "object":
-        properties = schema.get("properties", {})
-        return {name: minimal_instance(properties.get(name, {}), root) for name in schema.get("required", [])}
-    if kind == "array":
-        return [minimal_instance(schema.get("items", {}), root) for _ in range(schema.get("minItems", 0))]
-    if kind == "string":
-        formats = {"date-time": "1970-01-01T00:00:00Z", "date": "1970-01-01", "time": "00:00:00",
-                   "uuid": "00000000-0000-0000-0000-000000000000", "email": "mock@example.com",
-                   "uri": "http://example.com/"}
-        return formats.get(schema.get("format", ""), "x" * schema.get("minLength", 0))
-    if kind in ("integer", "number"):
-        if "minimum" in schema:
-            value = schema["minimum"]
-        elif "exclusiveMinimum" in schema:
-            value = schema["exclusiveMinimum"] + 1
-        else:
-            value = 0
-        return int(value) if kind == "integer" else value
-    if kind == "boolean":
-        return False
-    return None
 
 
 def _content_text(content: Any) -> str:
