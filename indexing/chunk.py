@@ -118,6 +118,7 @@ def pages_to_units(pages: list[Page]) -> list[Unit]:
             heading_parts.clear()
 
     for page in pages:
+        shared_rows = _shared_rows(page)
         for ln in page.lines:
             if ln.mono:
                 flush_prose()
@@ -129,7 +130,7 @@ def pages_to_units(pages: list[Page]) -> list[Unit]:
                 code.append(normalise_text(ln.text) if not ln.text.startswith(" ") else ln.text.replace("\t", "    "))
                 continue
             flush_code()
-            if is_heading(ln, body):
+            if is_heading(ln, body) and round(ln.y0) not in shared_rows:  # a bold table header row is no heading
                 flush_prose()
                 heading_parts.append(ln.text.strip())
                 continue
@@ -138,6 +139,12 @@ def pages_to_units(pages: list[Page]) -> list[Unit]:
     flush_prose()
     flush_code()
     return units
+
+
+def _shared_rows(page: Page) -> set[int]:
+    """Baselines (rounded) that hold more than one line, as table rows and multi-column layouts do."""
+    counts = Counter(round(ln.y0) for ln in page.lines)
+    return {y for y, c in counts.items() if c > 1}
 
 
 def _split_long(unit: Unit, limit: int) -> list[Unit]:

@@ -51,6 +51,14 @@ def is_page_number(text: str) -> bool:
     return bool(_PAGE_NUMBER.match(normalise_text(text)))
 
 
+def _body_size(pages: list[Page]) -> float:
+    sizes: Counter[float] = Counter()
+    for p in pages:
+        for ln in p.lines:
+            sizes[ln.size] += len(ln.text)
+    return sizes.most_common(1)[0][0] if sizes else 0.0
+
+
 def _edge_indices(page: Page, edge: int) -> list[int]:
     """Indices of the lines in the first and last `edge` visual rows of a page (lines sharing a baseline, such as
     a title on the left and a page number on the right, form one row)."""
@@ -121,19 +129,22 @@ def remove_running_lines(
     text_pages = [p for p in pages if not p.is_blank]
     if min_repeats is None:
         min_repeats = 2 if len(text_pages) < 8 else 3
-    running = find_running_lines(text_pages, edge=edge, min_repeats=min_repeats)
+    # a bare number is handled by position (outermost rows only), not by frequency: table cells are numbers too
+    running = find_running_lines(text_pages, edge=edge, min_repeats=min_repeats) - {"#"}
     offset = page_label_offset(text_pages, edge=edge)
+    heading_size = _body_size(text_pages) * 1.12
     removed = 0
     out: list[Page] = []
     for page in text_pages:
         edges = set(_edge_indices(page, edge))
+        outermost = set(_edge_indices(page, 1))
         kept: list[Line] = []
         for i, ln in enumerate(page.lines):
-            if i in edges and (
-                edge_key(ln.text) in running
-                or is_page_number(ln.text)
-                or _carries_page_number(ln.text, page.number, offset)
-            ):
+            # running lines are set no larger than the body: a large "Chapter 2" is the chapter's heading
+            running_like = ln.size < heading_size and (
+                edge_key(ln.text) in running or _carries_page_number(ln.text, page.number, offset)
+            )
+            if i in edges and (running_like or (i in outermost and is_page_number(ln.text))):
                 removed += 1
                 continue
             kept.append(ln)

@@ -6,7 +6,7 @@ import os
 
 import typer
 
-from app.cli import ingest
+from app.cli import ingest, intents_cmd, mock_llm, srs
 
 
 def build_app() -> typer.Typer:
@@ -17,7 +17,7 @@ def build_app() -> typer.Typer:
     )
     eval_app = typer.Typer(help="Evaluations: retrieval, intents, grading, RAGAs, simulated students.", no_args_is_help=True)
     app.add_typer(eval_app, name="eval")
-    for module in (ingest,):
+    for module in (ingest, intents_cmd, mock_llm, srs):
         module.register(app, eval_app)
     return app
 
