@@ -31,6 +31,12 @@ def normalise_url(url: str) -> str:
     return url
 
 
+def _ensure_sqlite_dir(url: str) -> None:
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite" and parsed.database and parsed.database != ":memory:":
+        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+
+
 def make_engine(url: str) -> Engine:
     """An engine for `url`; SQLite files get their directory created, WAL mode and enforced foreign keys."""
     url = normalise_url(url)
@@ -39,8 +45,7 @@ def make_engine(url: str) -> Engine:
     except Exception as e:
         raise ConfigError(f"invalid database URL {url!r} ({e})", hint="e.g. sqlite:///var/tutor.db") from e
     if parsed.get_backend_name() == "sqlite":
-        if parsed.database and parsed.database != ":memory:":
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        _ensure_sqlite_dir(url)
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
         @event.listens_for(engine, "connect")
@@ -70,6 +75,7 @@ def alembic_config(url: str) -> Config:
 def upgrade(url: str, revision: str = "head") -> None:
     """Migrate the database at `url` to `revision` (idempotent)."""
     try:
+        _ensure_sqlite_dir(normalise_url(url))
         command.upgrade(alembic_config(url), revision)
     except Exception as e:
         raise StoreError(f"cannot migrate the database ({type(e).__name__}: {e})", hint="check TUTOR_DATABASE_URL") from e

@@ -1,0 +1,92 @@
+"""Test helpers shipped with the API: a scripted `FakeTutor`, a real uvicorn server in a thread, database resets.
+
+`FakeTutor` is a legitimate stand-in for the swappable tutor: it follows the `Tutor` protocol, returns fixed,
+recognisable replies, and records every question with the history it was given.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from app.llm.base import Usage
+from app.tutor.types import Citation, Turn, TutorReply
+
+
+@dataclass
+class FakeTutor:
+    course: str
+    citations: list[Citation] = field(default_factory=lambda: [Citation("c-1", "notes.pdf", 2, 3)])
+    calls: list[tuple[str, list[Turn]]] = field(default_factory=list)
+
+    def answer(self, question: str, *, history: list[Turn] | None = None) -> TutorReply:
+        history = list(history or [])
+        self.calls.append((question, history))
+        level = min(5, 1 + sum(1 for t in history if t.role == "assistant"))
+        return TutorReply(
+            intent="concept_question",
+            reply=f"[{self.course}] What does the material say about: {question}?",
+            citations=list(self.citations),
+            grounding="material",
+            help_level=level,
+            mode="grounded",
+            usage=Usage(prompt_tokens=12, completion_tokens=7),
+            retrieved=[c.chunk_id for c in self.citations],
+        )
+
+
+class FakeTutorFactory:
+    """`tutor_factory` for `create_app`: one FakeTutor per course, kept for inspection."""
+
+    def __init__(self) -> None:
+        self.tutors: dict[str, FakeTutor] = {}
+
+    def __call__(self, course: str) -> FakeTutor:
+        return self.tutors.setdefault(course, FakeTutor(course))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def serve_in_thread(app, *, port: int | None = None, timeout: float = 30.0) -> Iterator[str]:
+    """Run `app` under a real uvicorn server on 127.0.0.1 in a background thread; yields the base URL."""
+    import uvicorn
+
+    port = port or free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + timeout
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout)
+
+
+def reset_database(url: str) -> None:
+    """Drop every table of the tutor (and Alembic's version table) so a test starts from an empty database."""
+    from sqlalchemy import text
+
+    from app.store.db import make_engine
+    from app.store.models import Base
+
+    engine = make_engine(url)
+    try:
+        Base.metadata.drop_all(engine)
+        with engine.begin() as conn:
+            conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+    finally:
+        engine.dispose()
