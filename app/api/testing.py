@@ -90,3 +90,36 @@ def reset_database(url: str) -> None:
             conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
     finally:
         engine.dispose()
+
+
+def postgres_test_url() -> str | None:
+    """TUTOR_TEST_POSTGRES_URL, also when tests/conftest.py has cleared the TUTOR_* variables of this process."""
+    import os
+    from pathlib import Path
+
+    url = os.environ.get("TUTOR_TEST_POSTGRES_URL")
+    if url:
+        return url
+    try:  # the environment the process started with
+        for item in Path("/proc/self/environ").read_bytes().split(b"\0"):
+            if item.startswith(b"TUTOR_TEST_POSTGRES_URL="):
+                return item.split(b"=", 1)[1].decode() or None
+    except OSError:
+        pass
+    return None
+
+
+DB_BACKENDS = ("sqlite", "postgres")
+
+
+def database_url_for(backend: str, tmp_path) -> str:
+    """A fresh, empty database of `backend` for one test; skips postgres when no server is configured."""
+    import pytest
+
+    if backend == "sqlite":
+        return f"sqlite:///{tmp_path / 'tutor.db'}"
+    url = postgres_test_url()
+    if not url:
+        pytest.skip("PostgreSQL tests need TUTOR_TEST_POSTGRES_URL; `eval \"$(.ci/postgres.sh)\"` starts a server")
+    reset_database(url)
+    return url
