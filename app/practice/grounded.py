@@ -75,8 +75,10 @@ class GroundedTutor:
         s = self.session
         assert s.current is not None
         level = len(s.current.hints) + 1
-        event = s.give_hint(grounded_hint(s.current.question, level, s.chunks), now, trigger=trigger)  # type: ignore[arg-type]
-        text = f"{prefix}\nHint {event.level}/{MAX_HINTS}: {event.text}" if prefix else f"Hint {event.level}/{MAX_HINTS}: {event.text}"
+        hint_text = grounded_hint(s.current.question, level, s.chunks)
+        event = s.give_hint(hint_text, now, trigger=trigger)  # type: ignore[arg-type]
+        line = f"Hint {event.level}/{MAX_HINTS}: {event.text}"
+        text = f"{prefix}\n{line}" if prefix else line
         return TutorTurn(text=text, question_id=s.current.question.id, question=s.current.question.question, hint=event)
 
     def _rate_correct(self, grade: Grade, now: datetime) -> TutorTurn:
@@ -90,9 +92,11 @@ class GroundedTutor:
         missing = _concepts(grade, "missing")
         rating, feedback = s.save_rating(
             q.id, score,
-            f"Correct (grader quality {grade.quality}/5) after {hints} hint(s); score placed in band {band} by the grade.",
+            f"Correct (grader quality {grade.quality}/5) after {hints} hint(s); "
+            f"score placed in band {band} by the grade.",
             now,
-            good="You covered " + ", ".join(covered) + "." if covered else "Your answer matches the reference in meaning.",
+            good=("You covered " + ", ".join(covered) + ".") if covered
+            else "Your answer matches the reference in meaning.",
             missing="You could also mention " + ", ".join(missing) + "." if missing else "Nothing essential.",
             tip=f"Compare your answer with the reference: {q.reference_answer}",
         )

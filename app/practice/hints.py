@@ -56,7 +56,8 @@ def where_to_look(question: Question, material: Sequence[Chunk] = ()) -> str:
     chunk = locate_passage(question, material)
     if chunk is None:
         return "Look again at the part of the material this question is about."
-    pages = f"page {chunk.page_start}" if chunk.page_start == chunk.page_end else f"pages {chunk.page_start}-{chunk.page_end}"
+    a, b = chunk.page_start, chunk.page_end
+    pages = f"page {a}" if a == b else f"pages {a}-{b}"
     section = f"section {chunk.section} " if chunk.section else ""
     return f"Look again at {section}({pages} of {chunk.source})."
 

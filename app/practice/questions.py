@@ -198,7 +198,9 @@ def parse_questions(text: str, *, path: str = "<questions>", default_course: str
             errors.extend(f"{path}:{number}: {m}" for m in _describe(e))
             continue
         if q.id in seen:
-            errors.append(f"{path}:{number}: field id: {q.id!r} is already used on line {seen[q.id]}; ids must be unique")
+            errors.append(
+                f"{path}:{number}: field id: {q.id!r} is already used on line {seen[q.id]}; ids must be unique"
+            )
             continue
         seen[q.id] = number
         questions.append(q)

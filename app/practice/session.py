@@ -1,6 +1,6 @@
 """The guided session: the state of the Teacher design's agent, kept in code, and its tools as methods.
 
-    NEW ──getContent──► READY ──getNextQuestion──► ASKING ──(correct answer | resolve)──► rated ──► READY …
+    NEW ──getContent──► READY ──getNextQuestion──► ASKING ──(correct | resolved)──► rated ──► READY …
                               └─ getNextQuestion on an empty list ─► end marker, FINISHED
 
 The three tools of the design are `get_content` (the material, exactly once, first), `get_next_question` (the next
@@ -153,7 +153,9 @@ class GuidedSession:
         if question_id is not None and question_id != self.current.question.id:
             known = {q.id for q in self.questions}
             what = "is not the open question" if question_id in known else "is not a question of this session"
-            raise ToolCallError(f"question id {question_id!r} {what}; the open question is {self.current.question.id!r}")
+            raise ToolCallError(
+                f"question id {question_id!r} {what}; the open question is {self.current.question.id!r}"
+            )
         return self.current
 
     # -- the tools ------------------------------------------------------------------------------------------------
@@ -196,7 +198,9 @@ class GuidedSession:
         on a resolved question. The event holds the text as shown."""
         open_q = self._open()
         if open_q.resolved:
-            raise ToolCallError(f"question {open_q.question.id!r} is resolved; no more hints — call saveQuestionRating")
+            raise ToolCallError(
+                f"question {open_q.question.id!r} is resolved; no more hints — call saveQuestionRating"
+            )
         if len(open_q.hints) >= MAX_HINTS:
             raise ToolCallError(
                 f"all {MAX_HINTS} hints for question {open_q.question.id!r} are given; resolve the question instead"
@@ -218,7 +222,7 @@ class GuidedSession:
             return guard_hint(text, "", level=5)
         level = len(self.current.hints)
         q = self.current.question
-        return guard_hint(text, q.reference_answer, level=level if level < MAX_HINTS else MAX_HINTS, question=q.question)
+        return guard_hint(text, q.reference_answer, level=min(level, MAX_HINTS), question=q.question)
 
     def record_answer(self, answer: str, now: datetime, *, quality: int | None = None) -> Attempt:
         """Note an answer to the open question (with the grader's quality, if graded)."""
