@@ -39,6 +39,28 @@ class FakeTutor:
         )
 
 
+    def stream(self, question: str, history: list[Turn] | None = None) -> FakeReplyStream:
+        """The same reply, in word pieces, with `.reply` set once exhausted (like `TutorService.stream`)."""
+        return FakeReplyStream(self.answer(question, history=history))
+
+
+class FakeReplyStream:
+    def __init__(self, reply: TutorReply) -> None:
+        self._final = reply
+        self._pieces = iter([w + " " for w in reply.reply.split(" ")[:-1]] + [reply.reply.split(" ")[-1]])
+        self.reply: TutorReply | None = None
+
+    def __iter__(self) -> FakeReplyStream:
+        return self
+
+    def __next__(self) -> str:
+        try:
+            return next(self._pieces)
+        except StopIteration:
+            self.reply = self._final
+            raise
+
+
 class FakeTutorFactory:
     """`tutor_factory` for `create_app`: one FakeTutor per course, kept for inspection."""
 

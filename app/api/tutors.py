@@ -30,7 +30,9 @@ def default_tutor_factory(
         from app.tutor.service import TutorService
 
         retriever = open_retriever(settings, course, embedder=embedder)
-        return TutorService(retriever, llm=llm_from_settings(settings, on_call=on_call))
+        return TutorService(
+            retriever, llm=llm_from_settings(settings, on_call=on_call), embedder=embedder, settings=settings
+        )
 
     return make
 

@@ -32,12 +32,15 @@ from app.api.schemas import (
     ModelPublic,
     utc,
 )
-from app.api.tutoring import ask, pieces
-from app.errors import UserError
+from app.api.handlers import error_body
+from app.api.logs import get_logger
+from app.api.tutoring import StreamedAnswer, ask
+from app.errors import TutorError, UserError
 from app.store import repo
 from app.tutor.types import Turn, TutorReply
 
 router = APIRouter(prefix="/v1", tags=["chat"])
+_log = get_logger("chat")
 
 
 def split_conversation(body: ChatCompletionRequest) -> tuple[str, list[Turn]]:
@@ -63,7 +66,7 @@ def usage(reply: TutorReply) -> dict:
     return {"prompt_tokens": u.prompt_tokens, "completion_tokens": u.completion_tokens, "total_tokens": u.total_tokens}
 
 
-def sse_chunks(completion_id: str, created: int, model: str, reply: TutorReply) -> Iterator[str]:
+def sse_chunks(completion_id: str, created: int, model: str, answer: StreamedAnswer) -> Iterator[str]:
     def chunk(delta: dict, finish: str | None, **more) -> str:
         body = {
             "id": completion_id, "object": "chat.completion.chunk", "created": created, "model": model,
@@ -72,8 +75,17 @@ def sse_chunks(completion_id: str, created: int, model: str, reply: TutorReply) 
         return f"data: {json.dumps(body, ensure_ascii=False)}\n\n"
 
     yield chunk({"role": "assistant", "content": ""}, None)
-    for piece in pieces(reply.reply):
-        yield chunk({"content": piece}, None)
+    try:
+        for piece in answer:
+            if piece:
+                yield chunk({"content": piece}, None)
+    except TutorError as e:  # the status line is sent already: report the error the way OpenAI streams do
+        _log.warning("stream failed", extra={"error": type(e).__name__, "detail": str(e)})
+        body = error_body(e.message, type_=type(e).__name__, hint=e.hint)
+        yield f"data: {json.dumps(body, ensure_ascii=False)}\n\n"
+        return
+    reply = answer.reply
+    assert reply is not None
     yield chunk({}, "stop", usage=usage(reply), **extras(reply))
     yield "data: [DONE]\n\n"
 
@@ -88,15 +100,15 @@ def chat_completions(body: ChatCompletionRequest, db: DbDep, services: ServicesD
     course = repo.visible_course(db, user, body.model)
     db.close()  # nothing more to read; do not hold a connection while the tutor thinks
     question, history = split_conversation(body)
-    answer = ask(services, course.id, question, history)
     completion_id, created = f"chatcmpl-{uuid.uuid4().hex}", int(time.time())
-    reply = answer.reply
     if body.stream:
+        streamed = StreamedAnswer(services, course.id, question, history).start()
         return StreamingResponse(
-            sse_chunks(completion_id, created, course.id, reply),
+            sse_chunks(completion_id, created, course.id, streamed),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
+    reply = ask(services, course.id, question, history).reply
     return ChatCompletion(
         id=completion_id, created=created, model=course.id,
         choices=[ChatChoice(message=ChatCompletionMessage(content=reply.reply))], usage=ChatUsage(**usage(reply)),
