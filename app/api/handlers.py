@@ -64,5 +64,17 @@ async def tutor_error_handler(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(error_body(exc.message, type_=type(exc).__name__, hint=exc.hint), status_code=status)
 
 
+async def data_error_handler(request: Request, exc: Exception) -> JSONResponse:
+    """Values the database refuses (a safety net behind the checks in `app.store.repo`)."""
+    _log.warning("database refused a value", extra={"detail": str(exc).splitlines()[0]})
+    return JSONResponse(
+        error_body("a value in the request cannot be stored", type_="UserError", hint="remove control characters"),
+        status_code=400,
+    )
+
+
 def install(app: FastAPI) -> None:
+    from sqlalchemy.exc import DataError
+
     app.add_exception_handler(TutorError, tutor_error_handler)
+    app.add_exception_handler(DataError, data_error_handler)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 import uuid
 from datetime import datetime, timedelta
@@ -33,6 +34,16 @@ from app.store.models import (
     User,
 )
 
+_HEX_ID = re.compile(r"^[0-9a-f]{32}$")
+_COURSE_ID = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,63}$")  # as indexing.store.validate_course_id
+
+
+def check_text(value: str, what: str) -> str:
+    """Text the database can store: PostgreSQL refuses NUL characters, so they are refused here for every backend."""
+    if "\x00" in value:
+        raise UserError(f"{what} contains a NUL character", hint="remove the \\0 character and send it again")
+    return value
+
 # ---------------------------------------------------------------- users and tokens
 
 
@@ -48,7 +59,7 @@ def new_token() -> str:
 def create_user(db: Session, name: str, role: str, *, now: datetime, token: str | None = None) -> tuple[User, str]:
     """Create a user; returns it with its bearer token, which is shown once and stored only hashed."""
     name = (name or "").strip()
-    if not name or len(name) > 64:
+    if not name or len(name) > 64 or not name.isprintable():
         raise UserError(f"invalid user name {name!r}", hint="use 1-64 characters")
     if role not in ROLES:
         raise UserError(f"unknown role {role!r}", hint=f"use one of {', '.join(ROLES)}")
@@ -63,6 +74,8 @@ def create_user(db: Session, name: str, role: str, *, now: datetime, token: str 
 
 def user_by_token(db: Session, token: str) -> User | None:
     """The user holding `token`, or None. The final comparison is constant-time."""
+    if "\x00" in token:
+        return None
     digest = hash_token(token)
     user = db.scalar(select(User).where(User.token_hash == digest))
     if user is None or not hmac.compare_digest(user.token_hash, digest):
@@ -71,7 +84,7 @@ def user_by_token(db: Session, token: str) -> User | None:
 
 
 def user_by_name(db: Session, name: str) -> User:
-    user = db.scalar(select(User).where(User.name == name))
+    user = None if "\x00" in name else db.scalar(select(User).where(User.name == name))
     if user is None:
         raise NotFoundError(f"unknown user {name!r}", hint="create it with `tutor users add NAME --role ROLE`")
     return user
@@ -97,6 +110,7 @@ def ensure_course(db: Session, course_id: str, *, title: str | None, now: dateti
 def create_course(db: Session, course_id: str, *, title: str | None, owner: User, now: datetime) -> Course:
     if owner.role not in ("admin", "teacher"):
         raise PermissionDeniedError("only teachers and admins create courses")
+    check_text(title or "", "the title")
     if db.get(Course, course_id) is not None:
         raise UserError(f"course {course_id!r} exists already", hint="pick another id")
     course = Course(
@@ -117,7 +131,7 @@ def can_see_course(db: Session, user: User, course: Course) -> bool:
 
 def visible_course(db: Session, user: User, course_id: str) -> Course:
     """The course if `user` may see it; otherwise NotFound, exactly as for a course that does not exist."""
-    course = db.get(Course, course_id)
+    course = db.get(Course, course_id) if _COURSE_ID.match(course_id) else None
     if course is None or not can_see_course(db, user, course):
         raise NotFoundError(f"unknown course {course_id!r}", hint="GET /v1/courses lists the courses you can use")
     return course
@@ -181,7 +195,7 @@ def update_job(db: Session, job_id: str, *, now: datetime, **fields: Any) -> Job
 
 
 def visible_job(db: Session, user: User, job_id: str) -> Job:
-    job = db.get(Job, job_id)
+    job = db.get(Job, job_id) if _HEX_ID.match(job_id) else None
     if job is None:
         raise NotFoundError(f"unknown job {job_id!r}")
     course = db.get(Course, job.course_id)
@@ -213,7 +227,7 @@ def create_session(db: Session, course: Course, user: User, *, now: datetime) ->
 
 def visible_session(db: Session, user: User, session_id: str) -> ChatSession:
     """A session its learner, the course's teacher or an admin may read; 404 for everyone else."""
-    s = db.get(ChatSession, session_id)
+    s = db.get(ChatSession, session_id) if _HEX_ID.match(session_id) else None
     if s is not None and user.role != "admin" and s.user_id != user.id:
         course = db.get(Course, s.course_id)
         if not (user.role == "teacher" and course is not None and course.owner_id == user.id):
@@ -242,6 +256,7 @@ def _next_seq(db: Session, session_id: str) -> int:
 
 def add_message(db: Session, s: ChatSession, role: str, content: str, *, now: datetime, **extra: Any) -> SessionMessage:
     """Append a message (its position is the next free `seq`) and mark the session active."""
+    check_text(content, "the message")
     for attempt in range(3):
         msg = SessionMessage(session_id=s.id, seq=_next_seq(db, s.id), role=role, content=content, created=now, **extra)
         try:
