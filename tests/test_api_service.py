@@ -351,3 +351,29 @@ def test_upload_progress_and_delete_document(world):
     assert {ch.source for ch in load_index(world.settings.data_dir, "algo").chunks} == {"hashing.pdf"}
     last = c.delete("/v1/courses/algo/documents/hashing.pdf", headers=t1)
     assert last.status_code == 400 and "only document" in last.json()["detail"]
+
+
+def test_logs_are_json_lines_with_request_id_and_tutor_usage(world):
+    import io
+    import json as jsonlib
+    import logging
+
+    from app.api.logs import JsonFormatter
+
+    buf = io.StringIO()
+    handler = logging.StreamHandler(buf)
+    handler.setFormatter(JsonFormatter())
+    logger = logging.getLogger("tutor")
+    logger.addHandler(handler)
+    try:
+        world.client.post("/v1/chat/completions", headers={**world.h("la"), "X-Request-ID": "trace-7"},
+                          json={"model": "algo", "messages": [{"role": "user", "content": "merge sort?"}]})
+    finally:
+        logger.removeHandler(handler)
+    lines = [jsonlib.loads(line) for line in buf.getvalue().splitlines()]
+    answer = next(x for x in lines if x["msg"] == "tutor answer")
+    assert answer["request_id"] == "trace-7"
+    assert (answer["course"], answer["prompt_tokens"], answer["completion_tokens"]) == ("algo", 12, 7)
+    assert answer["latency_ms"] >= 0
+    access = next(x for x in lines if x["msg"] == "request")
+    assert (access["request_id"], access["path"], access["status"]) == ("trace-7", "/v1/chat/completions", 200)
