@@ -18,6 +18,7 @@ from indexing.extract import Line, Page
 from indexing.models import Chunk, SourceKind
 
 _ABBREV = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|fig|eq|sec|ch|no|approx|resp|bzw|z\.b|d\.h|u\.a|usw|vgl|ca|dr|prof)\.$", re.I)
+_LIST_MARKER = re.compile(r"^(?:\(?\d{1,3}[.)]|[a-h][.)])$")
 _SENT_END = re.compile(r"(?<=[.!?:])[\"')\]]*\s+(?=[\"'(\[]?[A-ZÄÖÜ0-9])")
 
 
@@ -44,6 +45,9 @@ def is_heading(line: Line, body_size: float) -> bool:
     text = line.text.strip()
     if line.mono or not text or len(text) > 120 or not re.search(r"[A-Za-zÄÖÜäöü]", text):
         return False
+    first_letter = re.search(r"[^\W\d_]", text)
+    if first_letter and first_letter.group(0).islower() and not re.match(r"^[\d.]+\s", text):
+        return False  # headings start with a capital or a number ("afterwards" is a wrapped table header)
     larger = body_size > 0 and line.size >= body_size * 1.12
     return larger or (line.bold and not text.endswith((".", ",", ";")))
 
@@ -62,7 +66,21 @@ def split_sentences(text: str) -> list[str]:
     tail = text[start:].strip()
     if tail:
         parts.append(tail)
-    return parts
+    # a list marker ("4.", "(2)") belongs to the sentence after it, not to the one before
+    merged: list[str] = []
+    pending = ""
+    for part in parts:
+        if _LIST_MARKER.match(part):
+            pending = f"{pending} {part}".strip()
+            continue
+        merged.append(f"{pending} {part}" if pending else part)
+        pending = ""
+    if pending:
+        if merged:
+            merged[-1] = f"{merged[-1]} {pending}"
+        else:
+            merged.append(pending)
+    return merged
 
 
 def pages_to_units(pages: list[Page]) -> list[Unit]:
@@ -75,6 +93,8 @@ def pages_to_units(pages: list[Page]) -> list[Unit]:
     code: list[str] = []
     code_page = 0
     heading_parts: list[str] = []
+    heading_size = 0.0
+    stack: list[tuple[float, str]] = []  # (font size, heading): the path from chapter to current section
 
     def flush_prose() -> None:
         if not prose:
@@ -112,9 +132,13 @@ def pages_to_units(pages: list[Page]) -> list[Unit]:
         code.clear()
 
     def flush_heading() -> None:
-        nonlocal section
+        nonlocal section, heading_size
         if heading_parts:
-            section = normalise_text(" ".join(heading_parts))
+            title = normalise_text(" ".join(heading_parts))
+            while stack and stack[-1][0] <= heading_size + 0.05:
+                stack.pop()  # a sibling or a larger heading closes the deeper ones
+            stack.append((heading_size, title))
+            section = " › ".join(t for _, t in stack[-2:])
             heading_parts.clear()
 
     for page in pages:
@@ -132,7 +156,10 @@ def pages_to_units(pages: list[Page]) -> list[Unit]:
             flush_code()
             if is_heading(ln, body) and round(ln.y0) not in shared_rows:  # a bold table header row is no heading
                 flush_prose()
+                if heading_parts and abs(ln.size - heading_size) > 0.05:
+                    flush_heading()  # a change of size starts the next heading level
                 heading_parts.append(ln.text.strip())
+                heading_size = ln.size
                 continue
             flush_heading()
             prose.append((ln.text, page.number))

@@ -219,7 +219,9 @@ def write_index(
     version = f"{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
     tmp = vroot / f".tmp-{version}"
     tmp.mkdir()
-    emb = np.ascontiguousarray(embeddings, dtype=np.float32).reshape(len(chunks), -1)
+    emb = np.ascontiguousarray(embeddings, dtype=np.float32)
+    if emb.ndim != 2:
+        raise ValueError("embeddings must be a 2-d array (rows × dimensions), even when empty")
     with (tmp / "chunks.jsonl").open("w", encoding="utf-8") as f:
         for c in chunks:
             f.write(json.dumps(c.to_dict(), ensure_ascii=False) + "\n")

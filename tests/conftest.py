@@ -7,7 +7,7 @@ import os
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
 os.environ["RAGAS_DO_NOT_TRACK"] = "true"
-for var in [k for k in os.environ if k.startswith("TUTOR_")]:
+for var in [k for k in os.environ if k.startswith("TUTOR_") and not k.startswith("TUTOR_TEST_")]:
     del os.environ[var]  # tests build their settings explicitly
 
 import app.llm.guard  # noqa: E402

@@ -69,7 +69,7 @@ def test_chunk_pages_provenance_and_stable_ids():
     chunks = chunk_pages(pages, course="ai", source="n.pdf", source_kind="official", doc_hash="f" * 64)
     assert [(c.id, c.section, c.page_start, c.page_end) for c in chunks] == [
         ("ffffffffffff-0000", "1 Uninformed Search", 3, 4),
-        ("ffffffffffff-0001", "1.2 Depth-first", 4, 4),
+        ("ffffffffffff-0001", "1 Uninformed Search › 1.2 Depth-first", 4, 4),
     ]
     assert chunks[0].text == "Breadth-first search expands the shallowest node. It uses a FIFO queue. It is complete."
     assert pages_to_units(pages)[1].page == 4

@@ -10,8 +10,16 @@ import typer
 from app.cli.common import fail, load_settings, print_json, user_errors
 
 
+def courses_app(app: typer.Typer) -> typer.Typer:
+    """The `tutor courses` sub-group (other modules add commands to it)."""
+    for group in app.registered_groups:
+        if group.name == "courses":
+            return group.typer_instance
+    raise LookupError("register ingest first")
+
+
 def register(app: typer.Typer, eval_app: typer.Typer) -> None:
-    courses_app = typer.Typer(help="List and create courses.", invoke_without_command=True, no_args_is_help=False)
+    courses_app = typer.Typer(help="List, create and grant courses.", invoke_without_command=True, no_args_is_help=False)
     app.add_typer(courses_app, name="courses")
 
     @app.command("ingest")
