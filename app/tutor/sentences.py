@@ -4,7 +4,8 @@ Grounded mode may only say what the material says, so an answer is a selection o
 score mixes three signals (weights in `SentenceWeights`):
 
     dense      cosine between the question and the sentence embeddings (the course embedder), when one is given
-    lexical    BM25 of the question's terms against the candidate sentences as the collection
+    lexical    BM25 of the question's terms against the candidate sentences (each with its chunk's heading, which
+               is context every sentence of the section shares) as the collection
                (Robertson & Zaragoza 2009, "The Probabilistic Relevance Framework: BM25 and Beyond", k1=1.2, b=0.75),
                divided by the best sentence's BM25 so it lies in [0, 1]
     prior      the retriever's judgement of the chunk (1 / rank) plus a small bonus for early sentences in a chunk,
@@ -53,6 +54,7 @@ class Sentence:
     hit_index: int  # index into the hits list
     position: int  # 0-based order of the sentence in its chunk
     score: float = 0.0
+    section: str = ""  # the chunk's heading: counts as context for the lexical score
 
 
 _CODE_START = re.compile(
@@ -120,7 +122,7 @@ def candidates(hits: list[Hit], *, allow_code: bool = False, allow_worked_result
             if not allow_worked_results and has_trace(s):
                 continue
             seen.add(key)
-            out.append(Sentence(text=s.strip(), hit_index=i, position=pos))
+            out.append(Sentence(text=s.strip(), hit_index=i, position=pos, section=hit.chunk.section))
     return out
 
 
@@ -154,7 +156,7 @@ def score_sentences(
     """The sentences with their scores (see the module docstring), in the input order."""
     if not sentences:
         return []
-    lexical = bm25_scores(tokenize(question), [tokenize(s.text) for s in sentences])
+    lexical = bm25_scores(tokenize(question), [tokenize(f"{s.section}\n{s.text}") for s in sentences])
     if lexical.max() > 0:
         lexical = lexical / lexical.max()
     w_dense = weights.dense if embedder is not None else 0.0
@@ -170,7 +172,7 @@ def score_sentences(
         value += weights.position_bonus / (1 + s.position)
         if s.text.endswith(":"):  # introduces a list or formula that is not quoted with it
             value *= weights.dangling_factor
-        out.append(Sentence(s.text, s.hit_index, s.position, float(value)))
+        out.append(Sentence(s.text, s.hit_index, s.position, float(value), s.section))
     return out
 
 
