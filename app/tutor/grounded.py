@@ -128,7 +128,11 @@ def _choose(scored: list[Sentence], n: int | None, order: str) -> list[Sentence]
         return passage(scored, best.hit_index)
     if order == "position":  # a walk through: the first steps of the most relevant passage
         return passage(scored, best.hit_index)[:n]
-    return select(scored, n)
+    # Lead with the retriever's best passage: its ranking (hybrid, rerank, boost) judges whole passages better
+    # than sentence similarity does, so the first citation is the top hit whenever it has a quotable sentence.
+    lead = [s for s in scored if s.hit_index == min(x.hit_index for x in scored)]
+    first = max(lead, key=lambda s: (s.score, -s.position))
+    return [first, *select([s for s in scored if s is not first], n - 1, avoid=[first])]
 
 
 # -- the acceptance check ---------------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -59,8 +60,7 @@ class Sentence:
 
 _CODE_START = re.compile(
     r"^\s*(```|def |class |return\b|for |while |if |elif |else\b|function |procedure |loop\b|repeat\b|until\b|"
-    r"import |from \w+ import)",
-    re.IGNORECASE,
+    r"import |from \w+ import)",  # case-sensitive: prose starts "For b = 10 ...", pseudocode "for depth = 0 ..."
 )
 _CODE_TOKENS = re.compile(r"←|:=|==|!=|<=|>=|\+=|-=|\w\(\)|\)\s*:$|^\s*#|;\s*$|\[\s*\]|\{|\}")
 _LETTER_WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{2,}")
@@ -180,10 +180,12 @@ def _tokens(text: str) -> set[str]:
     return set(tokenize(text))
 
 
-def select(scored: list[Sentence], n: int, *, max_overlap: float = 0.6) -> list[Sentence]:
-    """The `n` best sentences, skipping near-duplicates of ones already chosen; best first."""
+def select(
+    scored: list[Sentence], n: int, *, max_overlap: float = 0.6, avoid: Sequence[Sentence] = ()
+) -> list[Sentence]:
+    """The `n` best sentences, skipping near-duplicates of ones already chosen (or of `avoid`); best first."""
     chosen: list[Sentence] = []
-    chosen_tokens: list[set[str]] = []
+    chosen_tokens: list[set[str]] = [_tokens(s.text) for s in avoid]
     for s in sorted(scored, key=lambda s: (-s.score, s.hit_index, s.position)):
         if len(chosen) >= n:
             break
