@@ -37,6 +37,10 @@ class Settings(BaseSettings):
     mmr_enabled: bool = True
     rerank_enabled: bool = True
     reranker: str | None = Field(None, description="Cross-encoder: installed package name or local path.")
+    late_interaction_fallback: bool = Field(
+        True, description="Without a cross-encoder, rerank by late interaction (MaxSim) over the embedder's tokens."
+    )
+    late_interaction_weight: float = Field(0.5, ge=0.0, le=1.0)
     source_boost: float = 0.3
     source_boost_min_rerank: float = 0.6
     final_k: int = Field(8, ge=1)

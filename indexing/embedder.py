@@ -55,7 +55,11 @@ class SentenceTransformerEmbedder:
     def __init__(self, name: str = DEFAULT_EMBEDDER, *, device: str = "cpu") -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
         from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
 
         path = _resolve_model_path(name)
         try:
@@ -67,7 +71,8 @@ class SentenceTransformerEmbedder:
                 "nothing is downloaded at run time",
             ) from e
         self.name = name
-        self.dim = int(self._model.get_sentence_embedding_dimension())
+        get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+        self.dim = int(get_dim())
 
     @property
     def model(self):  # the underlying SentenceTransformer, for token-level uses

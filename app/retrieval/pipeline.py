@@ -19,6 +19,7 @@ from app.retrieval.bm25 import bm25_scores, top_rows
 from app.retrieval.boost import source_boost
 from app.retrieval.dense import cosine_to_rows, dense_search
 from app.retrieval.fusion import hybrid_scores, minmax
+from app.retrieval.late_interaction import LateInteractionReranker
 from app.retrieval.mmr import mmr_order
 from app.retrieval.rerank import Reranker, find_reranker
 from app.retrieval.types import Hit, RetrievalResult
@@ -162,7 +163,10 @@ class RetrievalPipeline:
         if st.rerank and self.reranker is not None:
             top = order[: self.rerank_top_n]
             texts = [index_text(idx.chunks[int(cand[i])]) for i in top]
-            rr = self.reranker.score(query, texts)
+            if hasattr(self.reranker, "rerank"):  # fuses with the first stage itself (late interaction)
+                rr = self.reranker.rerank(query, texts, np.array([rel[i] for i in top]))
+            else:
+                rr = self.reranker.score(query, texts)
             for i, r in zip(top, rr):
                 scores[i]["rerank"] = float(r)
                 final[i] = float(r)
@@ -206,5 +210,8 @@ def open_retriever(settings: Settings, course: str, *, embedder: Embedder | None
     reranker, missing = (None, "disabled by TUTOR_RERANK_ENABLED=false")
     if settings.rerank_enabled:
         reranker, missing = find_reranker(settings.reranker)
+        if reranker is None and settings.late_interaction_fallback and hasattr(embedder, "model"):
+            reranker = LateInteractionReranker(embedder, weight=settings.late_interaction_weight)
+            missing = None
     return RetrievalPipeline(index, embedder, settings=settings, reranker=reranker, reranker_missing=missing)
 
