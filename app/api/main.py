@@ -21,9 +21,9 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.api import handlers
 from app.api.jobs import IngestRunner
 from app.api.logs import configure_logging, get_logger, request_id_middleware
-from app.api.routes import chat, courses, documents, health, sessions, users
+from app.api.routes import chat, courses, documents, health, learning, practice, sessions, users
 from app.api.tutors import TutorCache, TutorFactory, default_tutor_factory
-from app.llm.base import CallRecord
+from app.llm.base import LLM, CallRecord
 from app.settings import Settings
 from app.store import db as store_db
 from app.store import repo
@@ -47,6 +47,7 @@ class Services:
     jobs: IngestRunner
     clock: Callable[[], datetime]
     embedder: Callable[[], Embedder]
+    llm: LLM | None = None  # the generative model for guided practice and exercises; None = grounded mode
 
     @property
     def session_idle(self) -> timedelta:
@@ -96,8 +97,10 @@ def create_app(
     tutor_factory: TutorFactory | None = None,
     embedder: Embedder | None = None,
     clock: Callable[[], datetime] = utc_now,
+    llm: LLM | None = None,
 ) -> FastAPI:
-    """The FastAPI app for `settings`. Pass `tutor_factory`/`embedder`/`clock` to swap those parts (tests)."""
+    """The FastAPI app for `settings`. Pass `tutor_factory`/`embedder`/`clock`/`llm` to swap those parts (tests);
+    without `llm`, guided practice and exercise authoring use the model configured in `settings`, if any."""
     configure_logging(settings.log_level)
 
     @asynccontextmanager
@@ -108,6 +111,7 @@ def create_app(
         engine = store_db.make_engine(url)
         factory = store_db.session_factory(engine)
         get_embedder = _embedder_provider(settings, embedder)
+        from app.llm.openai_compat import llm_from_settings
         services = Services(
             settings=settings,
             engine=engine,
@@ -118,6 +122,7 @@ def create_app(
             jobs=IngestRunner(settings=settings, sessions=factory, embedder=get_embedder, clock=clock),
             clock=clock,
             embedder=get_embedder,
+            llm=llm if llm is not None else llm_from_settings(settings, on_call=log_model_call),
         )
         _sync_courses_from_disk(services)
         app.state.services = services
@@ -136,7 +141,7 @@ def create_app(
     )
     app.middleware("http")(request_id_middleware)
     handlers.install(app)
-    for module in (health, users, courses, documents, sessions, chat):
+    for module in (health, users, courses, documents, sessions, chat, practice, learning):
         app.include_router(module.router)
     return app
 

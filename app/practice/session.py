@@ -158,6 +158,43 @@ class GuidedSession:
             )
         return self.current
 
+    # -- persistence ------------------------------------------------------------------------------------------------
+
+    def to_state(self) -> dict[str, Any]:
+        """The mutable state as JSON-able data (hint events and ratings are stored as records of their own)."""
+        cur = self.current
+        return {
+            "phase": self.phase.value,
+            "next_index": self._next_index,
+            "answered": self.answered_count,
+            "current": None if cur is None else {
+                "question_id": cur.question.id,
+                "asked_at": cur.asked_at.isoformat(),
+                "resolved": cur.resolved,
+                "attempts": [{"text": a.text, "quality": a.quality, "at": a.at.isoformat()} for a in cur.attempts],
+            },
+        }
+
+    def restore(self, state: dict[str, Any], hints: Sequence[HintEvent], ratings: Sequence[Rating]) -> None:
+        """Rebuild the state saved by `to_state` with the stored hint events and ratings (after a restart)."""
+        self.phase = Phase(state.get("phase", Phase.NEW.value))
+        self._next_index = int(state.get("next_index", 0))
+        self.answered_count = int(state.get("answered", 0))
+        self.hint_events = list(hints)
+        self.ratings = list(ratings)
+        cur = state.get("current")
+        self.current = None
+        if cur is not None:
+            by_id = {q.id: q for q in self.questions}
+            qid = cur["question_id"]
+            self.current = OpenQuestion(
+                question=by_id[qid],
+                asked_at=datetime.fromisoformat(cur["asked_at"]),
+                hints=[h for h in hints if h.question_id == qid and not any(r.question_id == qid for r in ratings)],
+                attempts=[Attempt(a["text"], a["quality"], datetime.fromisoformat(a["at"])) for a in cur["attempts"]],
+                resolved=bool(cur["resolved"]),
+            )
+
     # -- the tools ------------------------------------------------------------------------------------------------
 
     def get_content(self, now: datetime) -> dict[str, Any]:
@@ -213,6 +250,9 @@ class GuidedSession:
                           guard=guarded.action, at=now)
         open_q.hints.append(event)
         self.hint_events.append(event)
+        record = getattr(self.store, "save_hint", None)  # stores that persist hint events as they happen
+        if record is not None:
+            record(self.session_id, event)
         return event
 
     def guard_reply(self, text: str) -> GuardedHint:
