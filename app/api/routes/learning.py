@@ -147,7 +147,7 @@ def _bite_out(db, course: str, row) -> BiteOut:
 
 
 def _unprocessable(message: str) -> HTTPException:
-    return HTTPException(status.HTTP_422_UNPROCESSABLE_ENTITY, message)
+    return HTTPException(422, message)
 
 
 # ---------------------------------------------------------------- settings and bites
