@@ -6,7 +6,18 @@ import os
 
 import typer
 
-from app.cli import grading_cmd, ingest, intents_cmd, mock_llm, practice_cmd, search_cmd, serve_cmd, srs
+from app.cli import (
+    demo_cmd,
+    grading_cmd,
+    ingest,
+    intents_cmd,
+    mock_llm,
+    practice_cmd,
+    search_cmd,
+    serve_cmd,
+    srs,
+    tutor_cmd,
+)
 
 
 def build_app() -> typer.Typer:
@@ -17,7 +28,8 @@ def build_app() -> typer.Typer:
     )
     eval_app = typer.Typer(help="Evaluations: retrieval, intents, grading, RAGAs, simulated students.", no_args_is_help=True)
     app.add_typer(eval_app, name="eval")
-    for module in (ingest, search_cmd, intents_cmd, grading_cmd, mock_llm, srs, practice_cmd, serve_cmd):
+    modules = (ingest, search_cmd, tutor_cmd, intents_cmd, grading_cmd, mock_llm, srs, practice_cmd, serve_cmd, demo_cmd)
+    for module in modules:
         module.register(app, eval_app)
     serve_cmd.register_courses(ingest.courses_app(app))
     return app
