@@ -322,3 +322,30 @@ def test_cli_learn_next_and_progress_report(world, tmp_path, monkeypatch):
     assert r.exit_code == 2 and "unknown user 'nobody'" in r.stderr
     r = runner.invoke(app, ["learn", "next", "--course", "algo", "--learner", "la", "--at", "tomorrow"])
     assert r.exit_code == 2 and "not an ISO date" in r.stderr
+
+
+# ------------------------------------------------------------------------------------------- migration 0002
+
+
+def test_migration_0002_matches_the_models_and_downgrades(db_url):
+    from alembic import command
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+    from sqlalchemy import inspect
+
+    from app.store.models import Base
+
+    new_tables = {"practice_questions", "practice_sessions", "practice_messages", "practice_hints",
+                  "practice_ratings", "learning_settings", "bites", "exercises", "schedules", "reviews", "answers"}
+    store_db.upgrade(db_url)
+    engine = store_db.make_engine(db_url)
+    try:
+        assert store_db.current_revision(engine) == "0002" == store_db.head_revision()
+        assert new_tables <= set(inspect(engine).get_table_names())
+        with engine.connect() as conn:
+            assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
+        command.downgrade(store_db.alembic_config(db_url), "0001")
+        assert not new_tables & set(inspect(engine).get_table_names())
+        assert store_db.current_revision(engine) == "0001"
+    finally:
+        engine.dispose()
