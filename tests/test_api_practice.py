@@ -84,7 +84,8 @@ class ScriptedTeacher:
             return [call("getContent", "c0"), call("getNextQuestion", "c1")]
         qid = open_question_id(messages)
         if "hint" in text.lower():
-            return [call("giveHint", f"h{self.calls}", questionId=qid, text=f"Think about the order, step {self.calls}.")]
+            text = f"Think about the order, step {self.calls}."
+            return [call("giveHint", f"h{self.calls}", questionId=qid, text=text)]
         return [call("saveQuestionRating", f"r{self.calls}", questionId=qid, correct=True, score=self.propose,
                      reasoning="The answer names the FIFO queue.", good="Named the queue.")]
 

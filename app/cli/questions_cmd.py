@@ -43,7 +43,7 @@ def register_questions(questions_app: typer.Typer) -> None:
 
     @questions_app.command("import")
     def import_cmd(
-        file: Annotated[Path, typer.Argument(help="Question file: JSON lines or CSV (see `tutor questions validate`).")],
+        file: Annotated[Path, typer.Argument(help="Question file: JSON lines or CSV (`tutor questions validate`).")],
         course: Annotated[str, typer.Option("--course", help="The course whose bank receives the questions.")],
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     ) -> None:

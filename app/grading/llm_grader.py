@@ -45,4 +45,5 @@ class LLMGrader:
         ]
         value = self.llm.structured(messages, LLMGrade, temperature=TEMPERATURE).value
         return Grade(quality=value.quality, score=float(value.quality), is_correct=value.quality >= PASS_QUALITY,
-                     feedback=value.feedback.strip(), features={"grader": "llm", "model_says_correct": value.is_correct})
+                     feedback=value.feedback.strip(),
+                     features={"grader": "llm", "model_says_correct": value.is_correct})

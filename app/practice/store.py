@@ -87,6 +87,9 @@ class PracticeStore(Protocol):
         """Ratings of `course` (optionally one learner's) in the order they were saved."""
         ...
 
+    # Optional: `save_hint(session_id, event)`. A store that has it gets every hint event from
+    # `GuidedSession.give_hint` as it is given (the database store writes it into the turn's transaction).
+
 
 class InMemoryPracticeStore:
     """A `PracticeStore` in dictionaries: for tests, the CLI and as the reference behaviour."""

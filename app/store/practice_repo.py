@@ -108,7 +108,8 @@ def delete_question(db: Session, course: str, qid: str) -> None:
 
 
 def _hint_of(row: PracticeHint) -> HintEvent:
-    return HintEvent(question_id=row.question_id, level=row.level, text=row.text, trigger=row.trigger,  # type: ignore[arg-type]
+    return HintEvent(question_id=row.question_id, level=row.level, text=row.text,
+                     trigger=row.trigger,  # type: ignore[arg-type]
                      guard=row.guard, at=_utc(row.at))
 
 

@@ -173,7 +173,8 @@ def _question_out(row, *, hide_answer: bool) -> QuestionOut:
 
 
 def _hint_out(h) -> HintOut:
-    return HintOut(question_id=h.question_id, level=h.level, text=h.text, trigger=h.trigger, guard=h.guard, at=utc(h.at))
+    return HintOut(question_id=h.question_id, level=h.level, text=h.text, trigger=h.trigger, guard=h.guard,
+                   at=utc(h.at))
 
 
 def _rating_out(r) -> RatingOut:
@@ -198,7 +199,8 @@ def _turn_kind(turn: TutorTurn) -> str:
 
 def _turn_out(turn: TutorTurn, updates: list[dict[str, Any]]) -> TurnOut:
     return TurnOut(
-        kind=_turn_kind(turn), text=turn.text, question_id=turn.question_id, question=turn.question,  # type: ignore[arg-type]
+        kind=_turn_kind(turn),  # type: ignore[arg-type]
+        text=turn.text, question_id=turn.question_id, question=turn.question,
         hint=_hint_out(turn.hint) if turn.hint else None, rating=_rating_out(turn.rating) if turn.rating else None,
         revealed_answer=turn.revealed_answer, finished=turn.finished, schedule_updates=updates,
     )
@@ -208,7 +210,8 @@ def _practice_out(db, row: PracticeSession) -> PracticeOut:
     learner = db.get(User, row.user_id)
     state = (row.state or {}).get("session") or {}
     return PracticeOut(
-        id=row.id, course=row.course_id, learner=learner.name if learner else "?", mode=row.mode,  # type: ignore[arg-type]
+        id=row.id, course=row.course_id, learner=learner.name if learner else "?",
+        mode=row.mode,  # type: ignore[arg-type]
         finished=row.finished, questions=[q["id"] for q in row.questions], answered=int(state.get("answered", 0)),
         current_question=(state.get("current") or {}).get("question_id"), created=utc(row.created),
         last_active=utc(row.last_active),
@@ -219,7 +222,9 @@ def _practice_out(db, row: PracticeSession) -> PracticeOut:
 
 
 @router.post("/v1/courses/{course_id}/questions", response_model=Written, status_code=status.HTTP_201_CREATED)
-def add_questions(course_id: str, body: list[QuestionIn], db: DbDep, services: ServicesDep, user: CurrentUser) -> Written:
+def add_questions(
+    course_id: str, body: list[QuestionIn], db: DbDep, services: ServicesDep, user: CurrentUser
+) -> Written:
     """Add questions to the bank (an existing id is replaced). Each must stand on its own and have an answer."""
     course = repo.managed_course(db, user, course_id)
     questions = []
