@@ -36,7 +36,7 @@ def test_migration_creates_every_table_and_is_current(db_url):
     assert set(inspect(engine).get_table_names()) >= {
         "users", "courses", "enrollments", "jobs", "sessions", "messages", "tool_calls", "alembic_version"
     }
-    assert store_db.check_ready(engine) == {"database": "ok", "revision": "0001", "head": "0001", "ready": True}
+    assert store_db.check_ready(engine) == {"database": "ok", "revision": store_db.head_revision(), "head": store_db.head_revision(), "ready": True}
     engine.dispose()
 
 

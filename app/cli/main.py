@@ -11,8 +11,10 @@ from app.cli import (
     grading_cmd,
     ingest,
     intents_cmd,
+    learn_cmd,
     mock_llm,
     practice_cmd,
+    questions_cmd,
     search_cmd,
     serve_cmd,
     srs,
@@ -28,7 +30,10 @@ def build_app() -> typer.Typer:
     )
     eval_app = typer.Typer(help="Evaluations: retrieval, intents, grading, RAGAs, simulated students.", no_args_is_help=True)
     app.add_typer(eval_app, name="eval")
-    modules = (ingest, search_cmd, tutor_cmd, intents_cmd, grading_cmd, mock_llm, srs, practice_cmd, serve_cmd, demo_cmd)
+    modules = (
+        ingest, search_cmd, tutor_cmd, intents_cmd, grading_cmd, mock_llm, srs, practice_cmd, questions_cmd,
+        learn_cmd, serve_cmd, demo_cmd,
+    )
     for module in modules:
         module.register(app, eval_app)
     serve_cmd.register_courses(ingest.courses_app(app))
