@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from app.store.db import head_revision
 from pdf_factory import FakePage, make_pdf
 
 from app.api import create_app
@@ -119,7 +118,7 @@ def test_health_ready_and_request_id(world):
     c = world.client
     assert c.get("/healthz").json() == {"status": "ok"}
     ready = c.get("/readyz")
-    assert (ready.status_code, ready.json()["status"], ready.json()["revision"]) == (200, "ready", head_revision())
+    assert (ready.status_code, ready.json()["status"], ready.json()["revision"]) == (200, "ready", store_db.head_revision())
     r = c.get("/healthz", headers={"X-Request-ID": "req-42"})
     assert r.headers["X-Request-ID"] == "req-42"
     assert len(c.get("/healthz").headers["X-Request-ID"]) == 32  # made up when the client sends none
