@@ -30,6 +30,7 @@ class Settings(BaseSettings):
     chunk_overlap_sentences: int = Field(2, ge=0)
 
     # Retrieval (KITE §3.3).
+    query_expansion: bool = Field(True, description="Append English course terms to German questions.")
     dense_top_n: int = Field(50, ge=1)
     bm25_top_n: int = Field(50, ge=1)
     hybrid_dense_weight: float = Field(0.7, ge=0.0, le=1.0)

@@ -15,8 +15,8 @@ pytestmark = pytest.mark.slow
 
 # measured 2026-11-30 (dev: 71 questions; held-out: 80 questions written without seeing the retrieval code)
 FLOORS = {
-    "retrieval_dev.jsonl": {"full": {"recall@1": 0.72, "recall@3": 0.93, "mrr@8": 0.82}},
-    "retrieval_heldout.jsonl": {"full": {"recall@1": 0.76, "recall@3": 0.90, "mrr@8": 0.83}},
+    "retrieval_dev.jsonl": {"full": {"recall@1": 0.75, "recall@3": 0.94, "mrr@8": 0.85}},  # 0.775 0.972 0.872
+    "retrieval_heldout.jsonl": {"full": {"recall@1": 0.78, "recall@3": 0.91, "mrr@8": 0.85}},  # 0.812 0.938 0.877
 }
 
 
@@ -30,7 +30,7 @@ def test_full_pipeline_meets_floors(retriever, gold_file):
     gold = load_gold(ROOT / "data/gold" / gold_file)
     report = evaluate_retrieval(gold, lambda q: retriever.search(q), retriever.index.chunks)
     print(f"\n{gold_file}: " + ", ".join(f"{k}={v:.3f}" for k, v in report.overall.items()))
-    assert report.stages == ["dense", "bm25", "hybrid", "mmr", "rerank", "boost"]
+    assert report.stages[-6:] == ["dense", "bm25", "hybrid", "mmr", "rerank", "boost"]
     for metric, floor in FLOORS[gold_file]["full"].items():
         assert report.overall[metric] >= floor, (metric, report.overall[metric])
 

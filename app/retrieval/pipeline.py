@@ -20,6 +20,7 @@ from app.retrieval.boost import source_boost
 from app.retrieval.dense import cosine_to_rows, dense_search
 from app.retrieval.fusion import hybrid_scores, minmax
 from app.retrieval.late_interaction import LateInteractionReranker
+from app.retrieval.query import expand_query
 from app.retrieval.mmr import mmr_order
 from app.retrieval.rerank import Reranker, find_reranker
 from app.retrieval.types import Hit, RetrievalResult
@@ -85,10 +86,13 @@ class RetrievalPipeline:
 
     def search(self, query: str, *, k: int | None = None, stages: Stages | None = None) -> RetrievalResult:
         t0 = time.perf_counter()
-        qvec = self.embed_query(query) if (stages or self.default_stages).dense else None
+        expanded = expand_query(query) if self.settings.query_expansion else query
+        qvec = self.embed_query(expanded) if (stages or self.default_stages).dense else None
         embed_ms = (time.perf_counter() - t0) * 1000
-        result = self.search_vector(query, qvec, k=k, stages=stages)
+        result = self.search_vector(expanded, qvec, k=k, stages=stages)
         result.timings_ms["embed"] = embed_ms
+        if expanded != query:
+            result.stages.insert(0, "expand")
         return result
 
     def search_vector(
