@@ -1,5 +1,6 @@
-"""Intent classification (KITE §3.4.1): golden cases per intent in English and German, the fallback, accuracy floors
-on the development and held-out sets, the loader's error messages, and `tutor eval intents`."""
+"""Intent classification (KITE §3.4.1): golden cases per intent in English and German, precedence between
+verification and debugging, the fallback, accuracy floors on the tuning sets and regression floors on the two
+untouched sets, the LLM classifier with its rule fallback, the loader's error messages, and `tutor eval intents`."""
 
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ from typer.testing import CliRunner
 import app.tutor.intents as intents_module
 from app.cli import intents_cmd
 from app.errors import UserError
+from app.errors import LLMUnavailableError, ModelRequestsBlocked
+from app.llm import FakeLLM, FunctionLLM, Message, Request
+from app.tutor.intents_llm import LLM_CONFIDENCE, IntentChoice, LLMIntentClassifier
 from app.tutor.intents import (
     FALLBACK_CONFIDENCE,
     RULES,
@@ -31,8 +35,14 @@ from app.tutor.intents import (
 from eval.intents import LabelledQuestion, evaluate_intents, format_report, load_labelled
 
 REPO = Path(__file__).resolve().parents[1]
+HELDOUT_B_FLOOR = 0.855  # final measured 0.875 (was 0.850 before these rules) minus 0.02
+RETRIEVAL_HELDOUT_FLOOR = 0.755  # final measured 0.775 (was 0.7375) minus 0.02
 DEV = REPO / "data" / "intents" / "questions.jsonl"
 HELDOUT = REPO / "data" / "intents" / "heldout.jsonl"
+RETRIEVAL_DEV = REPO / "data" / "gold" / "retrieval_dev.jsonl"
+# Written independently and never read while writing the rules; only their aggregate accuracy was run.
+HELDOUT_B = REPO / "data" / "intents" / "heldout_b.jsonl"
+RETRIEVAL_HELDOUT = REPO / "data" / "gold" / "retrieval_heldout.jsonl"
 
 FIB_CODE = "def f(n):\n    return n * f(n - 1)\n"
 
@@ -60,6 +70,37 @@ GOLDEN: list[tuple[str, Intent]] = [
     ("walk me through what minimax does on this tree", Intent.TRACING),
     ("zeig mir schritt für schritt wie dijkstra hier läuft", Intent.TRACING),
     ("was passiert als nächstes im A* beispiel", Intent.TRACING),
+    # Wrong behaviour described without any error word, with or without "my", EN and DE.
+    ("my a* returns a suboptimal path on the grid", Intent.DEBUGGING),
+    ("alpha-beta never prunes anything in my implementation", Intent.DEBUGGING),
+    ("my minimax picks the worst move", Intent.DEBUGGING),
+    ("my ids explores way more nodes than it should", Intent.DEBUGGING),
+    ("ucs gibt mir kosten 9 raus aber richtig wäre 6", Intent.DEBUGGING),
+    ("bubble sort in my code leaves the last two elements unsorted", Intent.DEBUGGING),
+    ("die funktion gibt bei n=5 den wert 24 zurück, es sollten aber 120 sein", Intent.DEBUGGING),
+    ("meine tiefensuche findet einen viel längeren weg als nötig", Intent.DEBUGGING),
+    ("wenn ich die funktion aufrufe kommt immer None zurück", Intent.DEBUGGING),
+    # A claim of one's own plus any form of asking for confirmation, also without code.
+    ("bfs is complete but not optimal with varying step costs, yes?", Intent.VERIFICATION),
+    ("the heuristic h(n)=0 is admissible, true or not?", Intent.VERIFICATION),
+    ("h2 dominiert h1, weil h2 immer größer ist, oder?", Intent.VERIFICATION),
+    ("i computed f(B)=g+h=3+4=7, so B gets expanded before C?", Intent.VERIFICATION),
+    ("is it true that ucs and dijkstra are the same thing?", Intent.VERIFICATION),
+    ("so greedy is not complete on infinite graphs, is it?", Intent.VERIFICATION),
+    ("ich komme auf 4 expandierte knoten, passt das?", Intent.VERIFICATION),
+    # Conceptual (why / difference / when / relation) against direct (what is / define / how many).
+    ("what makes a heuristic consistent rather than just admissible", Intent.CONCEPTUAL),
+    ("what are the advantages of graph search over tree search", Intent.CONCEPTUAL),
+    ("is every consistent heuristic admissible or the other way round", Intent.CONCEPTUAL),
+    ("wann sollte man greedy statt a* nehmen", Intent.CONCEPTUAL),
+    ("how many nodes does a binary tree of depth 3 have", Intent.DIRECT),
+    ("wie viele knoten hat ein vollständiger binärbaum der tiefe 4", Intent.DIRECT),
+    # Tracing: any "<unit> by <unit>", show the steps, durch-/vor- verbs, the state after a given step.
+    ("explain minimax on figure 3.1 level by level", Intent.TRACING),
+    ("show the steps of alpha-beta on the example tree", Intent.TRACING),
+    ("rechne mir bitte A* auf dem beispiel vor", Intent.TRACING),
+    ("spiel mal iterative deepening auf dem baum durch", Intent.TRACING),
+    ("what does the queue contain after the third iteration of bfs", Intent.TRACING),
 ]
 
 
@@ -91,6 +132,32 @@ def test_code_with_check_is_verification_and_code_with_symptom_is_debugging() ->
     broken = classify_intent(FIB_CODE + "wrong output for n=3")
     assert (checked.intent, broken.intent) == (Intent.VERIFICATION, Intent.DEBUGGING)
     assert "code_for_review" in checked.matched and "code_with_symptom" in broken.matched
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # A claim about what an algorithm returns, then "is it right": verification.
+        ("a* found S-A-G with cost 5, thats optimal right", Intent.VERIFICATION),
+        ("my friend says bfs always finds the cheapest path. true?", Intent.VERIFICATION),
+        # A wrong output the learner already knows is wrong, even ending in a question: debugging.
+        ("a* returns S-B-G with cost 9 but the optimal is 8. is my heuristic the problem?", Intent.DEBUGGING),
+        ("my dijkstra says the distance to E is 7 but by hand I get 5", Intent.DEBUGGING),
+        # People and course material are not programs that misbehave.
+        ("my professor says A* is optimal with an admissible heuristic, why is that", Intent.CONCEPTUAL),
+        ("my textbook says dfs is not complete, what does complete mean", Intent.DIRECT),
+        # Behaviour of an algorithm in general, asked with why: conceptual, not a bug report.
+        ("why does A* never expand a node twice with a consistent heuristic", Intent.CONCEPTUAL),
+    ],
+)
+def test_precedence_between_claims_reports_and_general_questions(question: str, expected: Intent) -> None:
+    assert classify_intent(question).intent == expected
+
+
+def test_wrong_behaviour_rules_fire_without_error_words() -> None:
+    assert {"behaviour_report", "bad_behaviour"} <= set(classify_intent("my minimax picks the worst move").matched)
+    assert "expected_differs" in classify_intent("ucs gibt mir kosten 9 raus aber richtig wäre 6").matched
+    assert "implementation_detail" in classify_intent("my bfs is slow, i use `q.pop(0)`").matched
 
 
 def test_words_inside_pasted_code_do_not_count_as_prose() -> None:
@@ -147,7 +214,9 @@ def test_rule_classifier_satisfies_the_protocol() -> None:
     assert classifier.classify("warum ist BFS optimal?") == classify_intent("warum ist BFS optimal?")
 
 
-# --- accuracy on the data files (measured: dev 188/188 = 1.000, held-out 67/70 = 0.957) -------------------------
+# --- accuracy on the data files ---------------------------------------------------------------------------------
+# Tuning files (measured with `tutor eval intents --data F`): dev 188/188 = 1.000, held-out 70/70 = 1.000,
+# retrieval_dev 71/71 = 1.000; floors leave a margin of about two questions.
 
 
 def test_dev_set_shape() -> None:
@@ -166,7 +235,77 @@ def test_accuracy_floor_on_heldout_set() -> None:
     rows = load_labelled(HELDOUT)
     assert len(rows) >= 60
     report = evaluate_intents(rows, RuleIntentClassifier())
-    assert report.accuracy >= 0.94
+    assert report.accuracy >= 0.97
+
+
+def test_accuracy_floor_on_retrieval_dev_set() -> None:
+    report = evaluate_intents(load_labelled(RETRIEVAL_DEV), RuleIntentClassifier())
+    assert report.accuracy >= 0.97
+
+
+# Untouched files: regression guards at the final measured accuracy minus 0.02 (not tuned on).
+UNTOUCHED_FLOORS = {HELDOUT_B: HELDOUT_B_FLOOR, RETRIEVAL_HELDOUT: RETRIEVAL_HELDOUT_FLOOR}
+
+
+@pytest.mark.parametrize("path", list(UNTOUCHED_FLOORS), ids=lambda p: p.name)
+def test_accuracy_regression_floor_on_untouched_sets(path: Path) -> None:
+    report = evaluate_intents(load_labelled(path), RuleIntentClassifier())
+    assert report.accuracy >= UNTOUCHED_FLOORS[path]
+
+
+# --- LLM classifier -------------------------------------------------------------------------------------------------
+
+
+def test_llm_classifier_returns_the_models_choice_and_sends_the_schema() -> None:
+    llm = FakeLLM().enqueue(json={"intent": "debugging", "reason": "their search returns a wrong path"})
+    result = LLMIntentClassifier(llm).classify("my bfs returns weird paths")
+    assert result == IntentResult(Intent.DEBUGGING, LLM_CONFIDENCE, ("llm",), {},
+                                  reason="their search returns a wrong path")
+    (request,) = llm.requests
+    assert request.kind == "structured" and request.temperature == 0.0
+    assert request.schema is not None
+    assert request.schema["properties"]["intent"]["enum"] == [i.value for i in Intent]
+    assert set(request.schema["required"]) == {"intent", "reason"}
+    assert [m.role for m in request.messages] == ["system", "user"]
+    assert request.messages[1].content == "my bfs returns weird paths"
+    assert llm.pending == 0
+
+
+def test_llm_classifier_falls_back_to_the_rules_when_the_model_is_unavailable() -> None:
+    llm = FakeLLM().enqueue(error=LLMUnavailableError("connection refused"))
+    result = LLMIntentClassifier(llm).classify("what is A*?")
+    rules = classify_intent("what is A*?")
+    assert (result.intent, result.confidence, result.matched, result.scores) == (
+        rules.intent, rules.confidence, rules.matched, rules.scores)
+    assert result.reason == "rule fallback, the model failed: connection refused"
+
+
+def test_llm_classifier_falls_back_after_invalid_json_twice() -> None:
+    llm = FakeLLM().enqueue("not json").enqueue(json={"intent": "clarify", "reason": "?"})
+    result = LLMIntentClassifier(llm).classify("warum ist BFS optimal?")
+    assert result.intent == Intent.CONCEPTUAL and result.matched == ("why",)
+    assert result.reason.startswith("rule fallback, the model failed: ")
+    assert len(llm.requests) == 2  # the one structured-output retry, then the fallback
+
+
+def test_llm_classifier_does_not_hide_blocked_model_requests() -> None:
+    llm = FakeLLM().enqueue(error=ModelRequestsBlocked("blocked"))
+    with pytest.raises(ModelRequestsBlocked):
+        LLMIntentClassifier(llm).classify("what is A*?")
+
+
+def _keyword_model(messages: list[Message], request: Request) -> IntentChoice:
+    question = (messages[-1].content or "").lower()
+    intent = "tracing" if "step" in question else "direct"
+    return IntentChoice(intent=intent, reason=f"keyword model on {question[:10]!r}")
+
+
+def test_llm_classifier_satisfies_the_protocol_and_evaluates_like_the_rules() -> None:
+    classifier: IntentClassifier = LLMIntentClassifier(FunctionLLM(_keyword_model))
+    rows = [LabelledQuestion("bfs step by step", Intent.TRACING), LabelledQuestion("why bfs", Intent.CONCEPTUAL)]
+    report = evaluate_intents(rows, classifier)
+    assert report.accuracy == 0.5
+    assert [p.predicted for p in report.predictions] == [Intent.TRACING, Intent.DIRECT]
 
 
 # --- evaluation ---------------------------------------------------------------------------------------------------
@@ -273,6 +412,29 @@ def test_cli_table_on_default_dev_set() -> None:
     assert result.exit_code == 0
     assert "accuracy: 1.000 (188/188)" in result.stdout
     assert "confusion (rows = gold, columns = predicted):" in result.stdout
+
+
+def test_cli_llm_without_a_configured_model_is_one_clear_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("TUTOR_LLM_BASE_URL", "TUTOR_LLM_MODEL", "TUTOR_LLM_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    result = CliRunner().invoke(_cli(), ["eval", "intents", "--llm"])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        "error: --llm needs a configured model, but none is configured — set TUTOR_LLM_BASE_URL and "
+        "TUTOR_LLM_MODEL (and TUTOR_LLM_API_KEY if the server needs one), or try it without a key against "
+        "`tutor mock-llm`"]
+
+
+def test_cli_llm_evaluates_the_configured_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(intents_cmd, "configured_llm", lambda: FunctionLLM(_keyword_model))
+    path = _write(tmp_path, '{"question": "bfs step by step", "intent": "tracing"}\n'
+                            '{"question": "why is bfs optimal", "intent": "conceptual"}\n')
+    result = CliRunner().invoke(_cli(), ["eval", "intents", "--data", str(path), "--llm", "--json"])
+    assert result.exit_code == 0
+    out = json.loads(result.stdout)
+    assert (out["classifier"], out["accuracy"]) == ("llm", 0.5)
+    assert [p["predicted"] for p in out["predictions"]] == ["tracing", "direct"]
+    assert [p["confidence"] for p in out["predictions"]] == [LLM_CONFIDENCE, LLM_CONFIDENCE]
 
 
 def test_cli_help_names_the_default_data_file() -> None:

@@ -26,7 +26,7 @@ How a question is scored (pure; same input, same result):
    direct
      what_is            what is / whats / wat is / what are / was ist / was sind / was bedeutet / was heisst
      define             define, definition, meaning of, stands for, was versteht man unter, wofuer steht
-     fact_which         which / who / how many / welche(r) / wie nennt man: asking for a named fact
+     fact_which         which / who / how many / welche(r) / wie viele / wie nennt man: asking for a named fact
      fact_property      is X stable/complete/optimal/..., default, complexity / runtime / Laufzeit / big O
    conceptual
      why                why, how come, warum, wieso, weshalb, wozu
@@ -100,8 +100,8 @@ read, only their aggregate accuracy was run, before and after this rule set):
     data/intents/questions.jsonl       1.000    (was 1.000)
     data/intents/heldout.jsonl         1.000    (was 0.957)
     data/gold/retrieval_dev.jsonl      1.000    (was 0.831)
-    data/intents/heldout_b.jsonl       see tests/test_intents.py (was 0.850)
-    data/gold/retrieval_heldout.jsonl  see tests/test_intents.py (was 0.738)
+    data/intents/heldout_b.jsonl       0.875    (was 0.850)   still below the 0.90 target
+    data/gold/retrieval_heldout.jsonl  0.775    (was 0.738)   still below the 0.90 target
 """
 
 from __future__ import annotations
@@ -142,6 +142,8 @@ class IntentResult:
     confidence: float
     matched: tuple[str, ...]
     scores: dict[Intent, float] = field(default_factory=dict)
+    reason: str = ""
+    """Why, in words: set by the LLM classifier (the model's reason, or why it fell back to the rules)."""
 
 
 class IntentClassifier(Protocol):
@@ -342,7 +344,7 @@ RULES: tuple[Rule, ...] = (
         r"\b(define|definition|defintion|meaning of|stands? for|was versteht man unter|wofuer steht|"
         r"begriff|explain|erklaer\w*|tell me about)\b"),
     _rx("fact_which", Intent.DIRECT, 0.75,
-        r"^(\w+[,:]? ){0,3}(which|who|how many|welche[rsnm]?|wie nennt man|wie heisst)\b"),
+        r"^(\w+[,:]? ){0,3}(which|who|how many|how much|welche[rsnm]?|wie nennt man|wie heisst|wie ?viele?)\b"),
     _rx("fact_property", Intent.DIRECT, 0.5,
         r"^is \w+( \w+)? (stable|complete|optimal|in[- ]place|admissible)\b|\bdefault\b|"
         r"\b(time|space) complexity\b|\bruntime\b|\blaufzeit\b|\bbig o\b|\bworst case\b"),
