@@ -81,6 +81,9 @@ class Judge:
         from openai import AsyncOpenAI
         from ragas.llms import llm_factory
 
+        from app.llm import guard
+
+        guard.check_model_requests_allowed(base_url)  # tests opt in for the local mock server, as for the tutor
         telemetry_off()
         self.model = model
         self.base_url = base_url
@@ -171,8 +174,13 @@ def applicable(name: str, sample: dict[str, Any]) -> bool:
     return True
 
 
-def score_sample(sample: dict[str, Any], metrics: dict[str, Any]) -> tuple[dict[str, float | None], dict[str, str]]:
-    """Scores of one sample: a number, NaN (ran, undetermined) or None (not applicable); and why each NaN."""
+def score_sample(
+    sample: dict[str, Any], metrics: dict[str, Any], loop: asyncio.AbstractEventLoop | None = None
+) -> tuple[dict[str, float | None], dict[str, str]]:
+    """Scores of one sample: a number, NaN (ran, undetermined) or None (not applicable); and why each NaN.
+
+    Pass one `loop` for a whole run: the judge's async HTTP client keeps connections bound to the loop it first
+    ran on, and a fresh loop per sample would break them."""
     scores: dict[str, float | None] = {}
     errors: dict[str, str] = {}
 
@@ -188,7 +196,10 @@ def score_sample(sample: dict[str, Any], metrics: dict[str, Any]) -> tuple[dict[
                 errors[name] = f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"
 
     telemetry_off()
-    asyncio.run(run())
+    if loop is None:
+        asyncio.run(run())
+    else:
+        loop.run_until_complete(run())
     return scores, errors
 
 
@@ -225,10 +236,14 @@ def run_ragas(
     metrics = _metric_objects(names, judge)
     done = run.done_ids()
     todo = [q for q in questions if q.id not in done]
-    for q in tqdm(todo, desc="ragas", unit="question", file=sys.stderr, disable=not progress):
-        sample = collect_sample(tutor, q, reference_contexts)
-        sample["scores"], sample["errors"] = score_sample(sample, metrics)
-        run.append_transcript(sample)
+    loop = asyncio.new_event_loop()
+    try:
+        for q in tqdm(todo, desc="ragas", unit="question", file=sys.stderr, disable=not progress):
+            sample = collect_sample(tutor, q, reference_contexts)
+            sample["scores"], sample["errors"] = score_sample(sample, metrics, loop)
+            run.append_transcript(sample)
+    finally:
+        loop.close()
     result = ragas_metrics(run.transcripts(), list(metrics))
     run.write_metrics(result)
     return result

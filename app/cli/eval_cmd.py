@@ -49,6 +49,17 @@ def load_grading_embedder(tutor, settings: Settings):  # noqa: ANN001, ANN201
     return load_embedder(settings.embedder)
 
 
+def build_grader(spec: str, tutor, settings: Settings, base_url: str | None, api_key: str | None):  # noqa: ANN001, ANN201
+    """'offline': the MiniLM grader of the guided-practice issue; anything else names a model for `LLMGrader`."""
+    if spec == "offline":
+        from app.grading.grader import OfflineGrader
+
+        return OfflineGrader(load_grading_embedder(tutor, settings))
+    from app.grading.llm_grader import LLMGrader
+
+    return LLMGrader(_remote_llm(settings, spec, base_url, api_key, "--grader"))
+
+
 def _endpoint(settings: Settings, base_url: str | None, api_key: str | None, what: str) -> tuple[str, str | None]:
     url = base_url or settings.llm_base_url
     if not url:
@@ -179,14 +190,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:  # noqa: ARG001 -
             else:
                 the_student = LLMStudent(_remote_llm(settings, student, base_url, api_key, "--student"))
             tutor = build_tutor(settings, course)
-            if grader == "offline":
-                from app.grading.grader import OfflineGrader
-
-                the_grader = OfflineGrader(load_grading_embedder(tutor, settings))
-            else:
-                from app.grading.llm_grader import LLMGrader
-
-                the_grader = LLMGrader(_remote_llm(settings, grader, base_url, api_key, "--grader"))
+            the_grader = build_grader(grader, tutor, settings, base_url, api_key)
             digest, per_file = inputs_hash(files, {"course": course, "student": student, "turns": turns,
                                                    "grader": grader})
             config = _config(settings, tutor, {"course": course, "student": the_student.name, "turns": turns,
