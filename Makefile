@@ -33,6 +33,7 @@ test: venv
 	$(PY) -m pytest -q
 
 bench: venv
+	$(PY) eval/bench_ingest.py
 	$(PY) eval/bench_retrieval.py
 
 clean-data:
