@@ -7,6 +7,7 @@ import re
 import pytest
 from test_tutor_fakes import ALL, ASTAR, BFS, BFS_CODE, BFS_TRACE, FixedRetriever
 
+from app.tutor.calibrate import choose_threshold
 from app.tutor.grounded import DEFAULT_MIN_CONFIDENCE, check_grounded, compose
 from app.tutor.intents import Intent
 from app.tutor.language import detect_language
@@ -187,3 +188,15 @@ def test_bm25_golden_values():
 )
 def test_language_detection(text, lang):
     assert detect_language(text) == lang
+
+
+def test_choose_threshold_golden():
+    covered, off = [0.9, 0.8, 0.5, 0.3], [0.1, 0.35, 0.2]
+    f1 = choose_threshold(covered, off, beta=1.0)
+    # t = 0.4 (between 0.35 and 0.5): P 1.0, R 0.5, F1 0.667; t = 0.325: P 0.75, R 0.75, F1 0.75;
+    # t = 0.25 (between 0.2 and 0.3): P 0.8, R 1.0, F1 0.889 -> best
+    assert (f1.threshold, f1.precision, f1.recall) == (0.25, 0.8, 1.0)
+    assert f1.f_beta == pytest.approx(0.888889, abs=1e-6)
+    assert f1.offtopic_rejected == pytest.approx(2 / 3)
+    with pytest.raises(ValueError):
+        choose_threshold([], off)
