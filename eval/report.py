@@ -109,7 +109,11 @@ def _simulate_report(run: RunDir, config: dict[str, Any], metrics: dict[str, Any
 
 def _ragas_report(run: RunDir, config: dict[str, Any], metrics: dict[str, Any],
                   transcripts: list[dict[str, Any]]) -> list[str]:
-    per = metrics["metrics"]
+    from eval.ragas_eval import LLM_METRICS, NON_LLM_METRICS
+
+    order = NON_LLM_METRICS + LLM_METRICS
+    per = dict(sorted(metrics["metrics"].items(), key=lambda kv: (order.index(kv[0]) if kv[0] in order else 99,
+                                                                   kv[0])))
     lines = ["## Result", "", f"{metrics['n']} questions. Undetermined (NaN) scores are counted, not hidden; "
              "not applicable means the line had no reference (answer or contexts) for that metric.", "",
              "| metric | mean | determined | undetermined (NaN) | not applicable |", "|---|---|---|---|---|"]

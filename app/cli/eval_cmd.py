@@ -8,7 +8,6 @@ does: grounded mode, or LLM mode when TUTOR_LLM_MODEL is set.
 
 from __future__ import annotations
 
-import os
 import platform
 from pathlib import Path
 from typing import Annotated, Any
@@ -160,7 +159,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:  # noqa: ARG001 -
         turns: Annotated[int, typer.Option("--turns", min=1, max=5, help="Feedback rounds.")] = 2,
         grader: Annotated[str, typer.Option("--grader", help="'offline' or a MODEL name.")] = "offline",
         personas: Annotated[Path, typer.Option("--personas", help="Persona file.")] = DEFAULT_PERSONAS,
-        threads: Annotated[int | None, typer.Option("--threads", help="CPU threads for smollm2.")] = None,
+        threads: Annotated[int | None, typer.Option("--threads", help="CPU threads for smollm2 (default 1).")] = None,
         base_url: BaseUrlOpt = None,
         api_key: ApiKeyOpt = None,
         as_json: JsonOpt = False,
@@ -274,4 +273,3 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:  # noqa: ARG001 -
         typer.echo(format_comparison(diff))
 
 
-os.environ.setdefault("RAGAS_DO_NOT_TRACK", "true")
