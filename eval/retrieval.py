@@ -8,7 +8,6 @@ DCG over the relevant chunks that exist in the index), overall and per intent.
 
 from __future__ import annotations
 
-import json
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -16,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from app.errors import UserError
+from app.jsonl import read_jsonl
 from app.retrieval.types import RetrievalResult
 from indexing.models import Chunk
 
@@ -34,27 +34,19 @@ class GoldQuestion:
 
 def load_gold(path: Path) -> list[GoldQuestion]:
     """Read a gold file; every bad line is named with what is wrong."""
-    path = Path(path)
-    if not path.exists():
-        raise UserError(f"{path}: gold file not found", hint="pass --gold with a JSON-lines file")
     out = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
+    for n, d in read_jsonl(path, what="gold", option="--gold"):
         try:
-            d = json.loads(line)
             g = d["gold"]
             pages = tuple(int(p) for p in g["pages"])
             if not pages:
                 raise ValueError("gold.pages is empty")
             out.append(GoldQuestion(str(d["id"]), d["question"], d.get("intent", "unknown"), g["source"], pages))
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
+        except (KeyError, TypeError, ValueError) as e:
             raise UserError(
                 f"{path}:{n}: bad gold line ({type(e).__name__}: {e})",
                 hint='each line needs {"id","question","intent","gold":{"source":"file.pdf","pages":[12]}}',
             ) from e
-    if not out:
-        raise UserError(f"{path}: no gold questions", hint="add JSON lines")
     return out
 
 

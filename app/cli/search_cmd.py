@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -13,18 +12,13 @@ from app.cli.common import fail, load_settings, print_json, user_errors
 
 def _read_queries(path: Path) -> list[dict]:
     from app.errors import UserError
+    from app.jsonl import read_jsonl
 
-    if not path.exists():
-        raise UserError(f"{path}: queries file not found", hint="pass a JSON-lines file with id and question")
     out = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            d = json.loads(line)
-            out.append({"id": d.get("id", str(n)), "question": str(d["question"])})
-        except (json.JSONDecodeError, KeyError, TypeError) as e:
-            raise UserError(f"{path}:{n}: bad line ({e})", hint='each line needs {"id": ..., "question": ...}') from e
+    for n, d in read_jsonl(path, what="queries", option="--queries"):
+        if "question" not in d:
+            raise UserError(f"{path}:{n}: no question", hint='each line needs {"id": ..., "question": ...}')
+        out.append({"id": d.get("id", str(n)), "question": str(d["question"])})
     return out
 
 
