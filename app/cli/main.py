@@ -8,6 +8,7 @@ import typer
 
 from app.cli import (
     demo_cmd,
+    eval_cmd,
     grading_cmd,
     ingest,
     intents_cmd,
@@ -32,7 +33,7 @@ def build_app() -> typer.Typer:
     app.add_typer(eval_app, name="eval")
     modules = (
         ingest, search_cmd, tutor_cmd, intents_cmd, grading_cmd, mock_llm, srs, practice_cmd, questions_cmd,
-        learn_cmd, serve_cmd, demo_cmd,
+        learn_cmd, serve_cmd, demo_cmd, eval_cmd,
     )
     for module in modules:
         module.register(app, eval_app)
