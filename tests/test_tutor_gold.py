@@ -72,7 +72,7 @@ def test_off_topic_questions_are_mostly_not_covered(service):
     replies = [service.answer(q) for q in off]
     rejected = sum(r.grounding == "not_covered" for r in replies) / len(off)
     print(f"\noff-topic questions answered 'not covered': {rejected:.3f}")
-    assert len(off) >= 40 and rejected >= 0.8
+    assert len(off) >= 40 and rejected >= 0.7
 
 
 def test_calibrated_threshold_is_the_stored_default(service):
@@ -82,7 +82,7 @@ def test_calibrated_threshold_is_the_stored_default(service):
     cal = choose_threshold(covered, off)
     print(f"\ncalibration: {cal}")
     assert abs(cal.threshold - DEFAULT_MIN_CONFIDENCE) < 0.05
-    assert cal.precision >= 0.85 and cal.recall >= 0.85
+    assert cal.beta == 2.0 and cal.precision >= 0.8 and cal.recall >= 0.95
 
 
 def test_cli_ask_json_end_to_end(course, monkeypatch):
