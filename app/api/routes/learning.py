@@ -1,7 +1,7 @@
 """The learning engine over HTTP: bites, exercises (preview → revise → save), answers, what comes next, progress.
 
     GET/PUT /v1/courses/{id}/learning                         the course's scheduler ('sm2' default, or 'fsrs')
-    POST    /v1/courses/{id}/bites:build?force=               teacher: bites from the course index (offline)
+    POST    /v1/courses/{id}/bites:build?force=               teacher: bites from the course index (model or offline)
     GET     /v1/courses/{id}/bites
     POST    /v1/courses/{id}/bites/{n}/exercises:preview      teacher: a generated exercise, not saved
     POST    /v1/courses/{id}/bites/{n}/exercises:revise       teacher: apply a free instruction (needs a model: 422
@@ -171,14 +171,21 @@ def write_settings(course_id: str, body: LearningSettingsIO, db: DbDep, services
 @router.post("/v1/courses/{course_id}/bites:build", response_model=BuildResult)
 def build_bites(course_id: str, db: DbDep, services: ServicesDep, user: CurrentUser,
                 force: bool = False) -> BuildResult:
-    """Cut the course index into bites of about 200-500 words by its section structure (no model needed)."""
+    """Cut the course index into bites of about 200-500 words: by the configured model (checked in code), or
+    offline by the section structure."""
     from indexing.store import live_manifest, load_index
 
     course = repo.managed_course(db, user, course_id)
     if live_manifest(services.settings.data_dir, course.id) is None:
         raise UserError(f"course {course.id!r} has no documents yet",
                         hint=f"upload a PDF: POST /v1/courses/{course.id}/documents")
-    bites = bites_from_sections(load_index(services.settings.data_dir, course.id).chunks)
+    chunks = load_index(services.settings.data_dir, course.id).chunks
+    if services.llm is not None:
+        from app.learning.bites_llm import bites_with_model
+
+        bites = bites_with_model(services.llm, chunks)
+    else:
+        bites = bites_from_sections(chunks)
     reset = learning_repo.replace_bites(db, course.id, bites, now=services.clock(), force=force)
     db.commit()
     return BuildResult(course=course.id, bites=len(bites), schedules_reset=reset)
