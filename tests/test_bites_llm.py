@@ -48,3 +48,8 @@ def test_model_bites_are_validated_in_code():
 def test_offline_bites_stand_when_nothing_survives():
     bites = bites_with_model(FunctionLLM(lambda m, r: BitePlan(bites=[])), chunks())
     assert [b.title for b in bites] and all(b.content for b in bites)
+
+
+def test_invalid_model_output_falls_back_to_offline_bites():
+    bites = bites_with_model(FunctionLLM(lambda m, r: {"not": "bites"}), chunks())
+    assert [b.content for b in bites] and bites[0].title.endswith("BFS")

@@ -5,7 +5,8 @@ and proposes bites with a title, the original text, a difficulty 1-5 and prerequ
 temperature 0.3). Code then decides what is kept: `validate_bites` drops entries without title or content, clamps
 difficulty and keeps only prerequisites that name earlier bites; and a bite whose content is not the material's own
 text (normalised white space, at least 90% of its words in order within one window) is dropped, because bites are
-made of the original text, not the model's paraphrase. If nothing survives, the offline bites stand.
+made of the original text, not the model's paraphrase. If nothing survives, or the model's output stays invalid
+after its retry, the offline bites stand (and the log says why).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from difflib import SequenceMatcher
 from pydantic import BaseModel, Field
 
 from app.learning.bites import LearningBite, bites_from_sections, validate_bites
+from app.errors import LLMError
 from app.llm.base import LLM, Message
 from indexing.models import Chunk
 
@@ -94,7 +96,11 @@ def bites_with_model(llm: LLM, chunks: Sequence[Chunk]) -> list[LearningBite]:
             Message.system(SYSTEM),
             Message.user(f"Number the bites from {start}. Material:\n\n{material}"),
         ]
-        plan = llm.structured(messages, BitePlan, temperature=TEMPERATURE).value
+        try:
+            plan = llm.structured(messages, BitePlan, temperature=TEMPERATURE).value
+        except LLMError as e:
+            log.warning("the model could not cut bites (%s); using the offline bites", e)
+            return offline
         for d in plan.bites:
             if not is_original_text(d.content, material):
                 log.warning("dropped model bite %r: its content is not the material's own text", d.title)
