@@ -10,12 +10,12 @@ RAGAs question (data/eval/ragas_sample.jsonl):
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from app.errors import UserError
+from app.jsonl import read_jsonl
 
 KINDS = ("tracing", "verification", "debugging")
 
@@ -42,26 +42,6 @@ class RagasQuestion:
     reference_contexts: tuple[str, ...] = field(default_factory=tuple)
 
 
-def _lines(path: Path, what: str) -> list[tuple[int, dict[str, Any]]]:
-    path = Path(path)
-    if not path.exists():
-        raise UserError(f"{path}: {what} file not found", hint="pass --data with a JSON-lines file")
-    out = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            d = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise UserError(f"{path}:{n}: not JSON ({e})", hint="one JSON object per line") from e
-        if not isinstance(d, dict):
-            raise UserError(f"{path}:{n}: expected a JSON object", hint="one JSON object per line")
-        out.append((n, d))
-    if not out:
-        raise UserError(f"{path}: no {what}s", hint="add JSON lines")
-    return out
-
-
 def _unique(path: Path, ids: list[str]) -> None:
     seen: set[str] = set()
     for i in ids:
@@ -72,7 +52,7 @@ def _unique(path: Path, ids: list[str]) -> None:
 
 def load_problems(path: Path) -> list[Problem]:
     out = []
-    for n, d in _lines(path, "problem"):
+    for n, d in read_jsonl(path, what="problem"):
         try:
             kind = str(d["kind"])
             if kind not in KINDS:
@@ -91,7 +71,7 @@ def load_problems(path: Path) -> list[Problem]:
 
 def load_ragas_questions(path: Path) -> list[RagasQuestion]:
     out = []
-    for n, d in _lines(path, "question"):
+    for n, d in read_jsonl(path, what="question"):
         try:
             gold = d.get("gold") or {}
             q = RagasQuestion(
