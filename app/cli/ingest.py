@@ -38,7 +38,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
 
         from indexing.embedder import load_embedder
         from indexing.ingest import ingest_files
-        from indexing.store import course_exists, create_course
+        from indexing.store import course_exists, create_course, require_course
 
         if source not in ("official", "supplementary"):
             fail(f"--source must be 'official' or 'supplementary', not {source!r}")
@@ -46,9 +46,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         with user_errors():
             if create and not course_exists(settings.data_dir, course):
                 create_course(settings.data_dir, course)
-            from indexing.store import require_course
-
-            require_course(settings.data_dir, course)
+            require_course(settings.data_dir, course)  # before loading the model: an unknown course fails fast
             embedder = load_embedder(settings.embedder)
             bar = tqdm(desc="embedding", unit="chunk", disable=None, leave=False, total=0)
 
