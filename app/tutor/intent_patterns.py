@@ -30,7 +30,7 @@ CODE_MARKERS = re.compile(
     r"\bselect\b.+\bfrom\b",
     re.MULTILINE | re.IGNORECASE,
 )
-TRACE = re.compile(r"(?<![\w-])[A-Z](?![\w(])(?:\s*(?:->|-|–|,)?\s*[A-Z](?![\w(])){2,}")
+TRACE = re.compile(r"(?<![\w-])[A-Z](?![\w(])(?:[ \t]*(?:->|-|–|,)?[ \t]*[A-Z](?![\w(])){2,}")
 
 
 CODE_LINE = re.compile(
@@ -57,13 +57,25 @@ CHECK = (
     r"\bis (that|this|it) (so )?correct\b|\bcorrect or not\b|\bis (this|that) (how|the (right|correct|proper) way)\b|"
     r"\bwho is right\b|\bis it true that\b|\bstimmt es,? dass\b|\bist es richtig,? dass\b|\bwer hat recht\b|\b(or|oder) (am i|did i|liege ich|irre ich|hab(e)? ich)\b|"
     r"\b(do|did) i (have|understand|get) (this|that|it) (right|correctly)\b|\bcan (i|we) say\b|"
-    r"\bkann (man|ich) (das )?so sagen\b|\b(does|do) (this|that|it) (hold|check out|make sense)\b"
+    r"\bkann (man|ich) (das )?so sagen\b|\b(does|do) (this|that|it) (hold|check out|make sense)\b|"
+    # a check asked for in a few words, or of one part of the learner's own work
+    r"\b(pls|please|plz|bitte|kurz|mal) (check|verify|confirm|pruefen|kontrollieren|checken)\b|\bcheck\s*[?.!]*$|"
+    r"\bist meine? [^?]{0,60}\b(richtig|korrekt)\b|\bis (step|line|row|part|entry|pass|iteration|round) \w+ "
+    r"(right|correct|ok)\b|\b(does|do|did) (this|that|it|my \w+( \w+)?) (satisfy|meet|fulfil\w*|violate|respect)\b|"
+    r"\b(is )?anything (wrong|missing|off)( here| with (it|this|that))?\s*[?.!]*\s*$|\bdid i (break|miss|forget|mess up|violate|skip|overlook)\b|"
+    r"\bor is (this|that|it) (fine|ok|okay|correct|right|allowed)\b|\bwho'?s right\b|"
+    r"\bcorrect me if\b|\b(am i|i'?m|im) (right|wrong)\b|\birre ich mich\b|\bkorrigier\w* mich\b|"
+    # an inference of the learner's to confirm: "does that mean ...?", "heisst das dann ...?"
+    r"(?<!what )(?<!why )\b(does|would) (that|this) mean,? [^?]{3,}\?|(?<!was )\b(heisst|bedeutet) (das|dies)( dann| also)?,? "
+    r"[^?]{3,}\?"
 )
 OWN_ANSWER = (
-    r"\b(my|final) (answer|solution|result|proof|reasoning|trace)\b|^answer\s*:|\bi (got|get|said|wrote|think|"
-    r"believe|guess|put)\b|\bpretty sure\b|\bi (computed|calculated|counted|found|came up with|end(ed)? up with)\b|"
-    r"\bich (komme|kam) auf\b|\bbei mir kommt\b|\bich hab(e)? \w+( \w+)? (gezaehlt|berechnet|ausgerechnet|bekommen)\b|\bmy understanding\b|\bich (glaube|denke|hab(e)? \w+ \w+ raus)\b|"
-    r"\bmeine? (loesung|antwort|ergebnis|rechnung)\b|^claim\b|\bclaim:|\bbehauptung\b|\braus\b|\bals ergebnis\b|\b(so|also) .*\b(basically|just the same|the same as|dasselbe|im grunde)\b|\bhab(e)? (fuer|bei)\b"
+    r"\b(my|final) (\w+ )?(answer|solution|result|proof|reasoning|trace|passes|steps|order|table|values|"
+    r"working|attempt|cheat sheet|derivation)\b|^answer\s*:|\bi (got|get|said|wrote|think|"
+    r"believe|guess|put|would say|d say)\b|\bich (wuerde|wuerd) sagen\b|\bpretty sure\b|\bi (computed|calculated|counted|found|came up with|end(ed)? up with)\b|"
+    r"\bich (komme|kam) auf\b|\bbei mir kommt\b|\bich hab(e)? \w+( \w+)? (gezaehlt|berechnet|ausgerechnet|bekommen)\b|\bmy understanding\b|\bich (glaube|denke)\b|\bhab(e)?\b[^.?!]*\braus\b|"
+    r"\bhab(e)? (\w+ )?(verglichen|geprueft|nachgerechnet|ueberprueft|gezaehlt|berechnet|ausgerechnet)\b|"
+    r"\bmeine? (loesung|antwort|ergebnis|rechnung)\b|^claim\b|\bclaim:|\bbehauptung\b|\bals ergebnis\b|\b(so|also) .*\b(basically|just the same|the same as|dasselbe|im grunde)\b|\bhab(e)? (fuer|bei)\b"
 )
 SYMPTOM = (
     r"\b\w*(error|exception)\b|\btraceback\b|\bsegmentation fault\b|\bcore dumped\b|\bfehler(meldung)?\b|"
@@ -84,7 +96,7 @@ RUN_VERB_EN = (
 RUN_VERB_DE = (
     r"(gibt|liefert|findet|waehlt|expandiert|besucht|haengt|laeuft|schneidet|macht|zeigt|erzeugt|bricht|sucht|"
     r"nimmt|markiert|berechnet|bewertet|rechnet|spuckt|landet|bleibt|ignoriert|ueberspringt|verliert|immer|nie|"
-    r"sorgt|fuehrt|verursacht|vergisst|wiederholt|"
+    r"sorgt|fuehrt|verursacht|vergisst|wiederholt|loescht|entfernt|ueberschreibt|opfert|springt|stoppt|terminiert|"
     r"nur|kaum)"
 )
 # Things of the learner's that are claims to check, not programs that run.
@@ -101,7 +113,11 @@ ANOMALY = (
     r"\bsame (cost|value|result|number|path) as\b|\ba different (\w+ )?(value|result|cost|path|answer) than\b|"
     r"\beinen? anderen?\b|\b(unsorted|unchanged|backwards|reversed|in reverse|empty|missing|duplicated?|unsortiert|"
     r"leer|rueckwaerts|verkehrt)\b|\b(much|way|far|viel|deutlich) (longer|shorter|worse|slower|bigger|larger|deeper|"
-    r"laenger|schlechter|langsamer|groesser|tiefer)\b|\b(every|each) time\b|\bjedes mal\b"
+    r"laenger|schlechter|langsamer|groesser|tiefer)\b|\b(every|each) time\b|\bjedes mal\b|"
+    r"\btoo (high|low|big|small|large|short|early|late)\b|\b(longer|shorter|worse|more|higher|lower|bigger|larger|"
+    r"deeper|fewer|less|slower) than (optimal|necessary|needed|expected|it should|the (optimal|correct|best|right))\b|"
+    r"\ba diff(erent)? (\w+ )?(value|result|cost|path|answer|order) than\b|\b(nix|no longer|anymore|any more|"
+    r"nicht mehr|constantly|all the time|staendig|dauernd|immer wieder)\b|\bkeine?n? \w+ mehr\b"
 )
 
 
@@ -109,12 +125,12 @@ ANOMALY = (
 
 WHAT_IS = (
     r"\b(what|wat|wht|whta)( is|'s|s| are| does \w+( \w+)? (mean|stand for))\b|"
-    r"\bwas (ist|sind|bedeutet|heisst|genau ist)\b"
+    r"\bwas (ist|sind|bedeutet|heisst|genau ist)\b(?! (das|es|dies|sich) (fuer|an)\b)"
 )
 
 DEFINE = (
     r"\b(define|definition|defintion|meaning of|stands? for|was versteht man unter|wofuer steht|"
-    r"begriff|explain|erklaer\w*|tell me about)\b"
+    r"begriff|explain|erklaer\w*|tell me about|defined|denoted|definiert)\b"
 )
 
 FACT_WHICH = (
@@ -127,31 +143,51 @@ FACT_PROPERTY = (
 )
 
 WHY = (
-    r"\b(why|y|whyy|how come|warum|wieso|weshalb|weswegen|wozu)\b"
+    r"\b(why|y|whyy|how come|warum|wieso|weshalb|weswegen|wozu)\b|"
+    # the rhetorical why: "how is that not a waste of time", "how can that be optimal"
+    r"\bhow (is|can|could) (that|this|it) (not|even|possibly|be)\b|\bwie kann (das|es) sein\b"
 )
 
 HOW_IT_WORKS = (
     r"\bhow (does|do|is|are|can) .*\b(work|works|achieve|relate|related|guarantee|handle|affect|help)\b|"
     r"\bunder the hood\b|\bwhat makes\b|\bwie (funktioniert|funktionieren|haengen|haengt)\b|\bwie kommt man\b|"
-    r"\bhow (do|would|can) (i|you|we|one) (come up|think|choose|decide|know)\b"
+    r"\bhow (do|would|can) (i|you|we|one) (come up|think|choose|decide|know)\b|"
+    # how to go about something in general: the right way, how should one
+    r"\bwhat'?s the (right|best|proper|correct|usual|standard) way to\b|\bhow (should|would) (i|we|one|you)\b|"
+    r"\bwie (sollte|muss|soll) (man|ich)\b"
 )
 
 COMPARE = (
     r"\bdifference\b|\bhow (is|are|does|do) .*\bdiffer\w*|\bcompare\w*|\bcomparison\b|\bvs\.?\b|\bversus\b|"
     r"\bpros and cons\b|\bbetter (than|for)\b|\bor a \w+ better\b|\bunterschied\w*|\bvergleich\w*|"
-    r"\bvorteil\w*|\b(dis)?advantages?\b|\bdrawbacks?\b|\btrade-?offs?\b|\brather than\b|\bas opposed to\b|\bnachteil\w*|\bbesser als\b|\bstatt nur\b|\binstead of just\b"
+    r"\bvorteil\w*|\b(dis)?advantages?\b|\bdrawbacks?\b|\btrade-?offs?\b|\brather than\b|\bas opposed to\b|\bnachteil\w*|\bbesser als\b|\bstatt nur\b|\binstead of just\b|"
+    r"\b(is it|would it be|isn'?t it) (better|smarter|faster|cheaper|wiser)\b|\bshould (i|we|one) (use|pick|choose|take) "
+    r"[\w*-]+ or\b|\bist es (besser|sinnvoller|schneller)\b|"
+    # a trade-off asked in plain words
+    r"\bwhat do (i|we|you|one) (gain|win|lose|pay|give up|sacrifice)\b|\bworth it\b|\bwhat'?s the (catch|price)\b|"
+    r"\bwas (gewinne|verliere|bezahle|zahle) (ich|man)\b|\blohnt (es|sich)\b"
 )
 
 WHEN_TO_USE = (
     r"\bwhen (should|would|do|to|can) (i |you |we |one )?use\b|\b(what|which) situations?\b|"
-    r"\bwann (nimmt|benutzt|verwendet|sollte|braucht|reicht)\b|\bwhen would\b"
+    r"\bwann (nimmt|benutzt|verwendet|sollte|braucht|reicht)\b|\bwhen would\b|"
+    # choosing between methods under a condition: when should I pick..., which X should I use if...
+    r"\bwhen (should|to|is it (better|worth|a good idea)|does it make sense)\b|\bwhen (do|can) (i|you|we|one) "
+    r"(use|pick|choose|prefer|take|go with)\b|\b(which|what) [\w*-]+( [\w*-]+)? (should|would) (i|we|you|one) "
+    r"(use|pick|choose|prefer|take|go with)\b|\bwann (lohnt|eignet|nimmt|nutzt|waehlt)\b|"
+    r"\bwann (ist|sind|macht)\b[^?]*\b(sinnvoll|besser|geeignet|angebracht|nuetzlich|sinn)\b|"
+    # the conditions under which a method fails or has a property
+    r"\b(when|wann) (does|do|is|are|can|will|would|ist|sind|kann|wird)\b[^?]{1,40}\b(fail\w*|break\w*|optimal|"
+    r"complete|terminate|guarantee\w*|better|worse|useful|necessary|vollstaendig|terminiert|scheitert|versagt)\b|"
+    r"\bwelche\w* [\w*-]+( [\w*-]+)? (sollte|soll|sollten) (ich|man|wir)\b"
 )
 
 INTUITION = (
     r"\bintuiti\w*|\bthe point of\b|\bwhats the point\b|\bhelp me understand\b|\bexplain (why|how)\b|"
     r"\b(dont|don't|do not) (get|understand) (why|how|the)\b|\bthink recursively\b|\bbenefit\b|"
     r"\b(versteh|verstehe) (ich )?(nicht|nich)\b|\bwhat'?s the (idea|benefit)\b|"
-    r"\bwas bringt\b|\bueberhaupt\b"
+    r"\bwas bringt\b|\bueberhaupt\b|\bwhat'?s the (use|purpose|reason|sense) (of|for|behind)\b|"
+    r"\bwhat (is|are) \w+( \w+)? (good|useful|needed) for\b|\bin what sense\b|\binwiefern\b|\bin welchem sinne?\b"
 )
 
 RELATION = (
@@ -161,17 +197,24 @@ RELATION = (
 )
 
 WHAT_IF = (
-    r"\bwhat happens (to [\w* -]{1,30} )?if\b|\bdoes it matter\b|\bwhat changes\b|\bwas passiert,? wenn\b|"
-    r"\bwhat if\b|\bwould be fine\b"
+    r"\bwhat happens (to [^?.,]{1,40} )?if\b|\bwas (bedeutet|heisst|aendert) (das|es|dies|sich) (fuer|an)\b|\b(does|do|would|will) [^?.]{0,60}\bmatter\b|\bspielt\b.*\brolle\b|\bwhat changes\b|\bwas passiert,? wenn\b|"
+    r"\bwhat if\b|\bwould be fine\b|\bwhat (would|could|will|might) (happen|go wrong|change|break)\b|"
+    r"\bwas (wuerde|koennte|wird) (passieren|schiefgehen|sich aendern)\b"
 )
 
 CHECK_REQUEST = CHECK
 
 TAG_QUESTION = (
-    r"(\bright|\bcorrect|\brichtig|\bkorrekt|\bor not|\boder|\bor false|\bnicht wahr|\bstimmts?|"
+    r"(\bright|\bcorrect|\brichtig|\bkorrekt|\bor not|\boder|\bor false|\bnicht wahr|\bstimmt'?s?|"
     r"\bisn'?t it|\bdoesn'?t it|\bno|,\s*(is|isn'?t|does|doesn'?t|can|can'?t|are|aren'?t) (it|that|this|they)|"
     r"\boder nicht|\bnicht)\s*\?*\s*$|\b(right|correct|richtig|true|oder)\?|"
-    r"[,.;:]\s*(yes|ja|ne|gell|ok|okay|fine|true|wahr)\s*\?+\s*$"
+    r"[,.;:]\s*(yes|ja|ne|gell|ok|okay|fine|true|wahr)\s*\?+\s*$|\b(also|so|dann|then) (ja|yes|nein|no)\s*\?"
+)
+# A tag is not a confirmation request when the sentence it ends is itself an open (wh-) question ("wann ist es
+# sinnvoll und wann nicht?"), and it adds nothing when a full check request already fired on the same words.
+TAG_NOT_A_CHECK = (
+    r"(^|[.!?]\s+)(why|how|what|when|which|where|warum|wieso|weshalb|wie|was|wann|welche\w*|wo)\b[^.!?]*\?*\s*$|"
+    + CHECK
 )
 
 CONCLUSION_QUESTION = (
@@ -180,20 +223,28 @@ CONCLUSION_QUESTION = (
     r"the|we|i|my|es|das|ist|sind|we get|i get|the answer)\b[^?]*\b(is|are|'s|ist|sind|fine|ok|okay|valid|"
     r"holds?|gilt|works?)\b[^?]*\?+\s*$|\b(so|then|also|dann) (it'?s|its|it is|that'?s|thats|es ist|das ist|"
     r"ist es|ist das) (fine|ok|okay|valid|correct|right|true|admissible|consistent|optimal|richtig|korrekt|"
-    r"zulaessig|konsistent|optimal)\b"
+    r"zulaessig|konsistent|optimal)\b|"
+    # a message that opens with the conclusion drawn ("so tic-tac-toe has 9! leaves?"), not with an open question
+    r"^(ok(ay)?,? )?(so|also|dann)\b,?(?! (why|how|what|when|which|where|warum|wieso|wie|was|wann|welche\w*|wo|is|are|"
+    r"does|do|can|could|would|should|ist|sind|kann|muss|gibt)\b)"
+    r"[^?]{8,}\?"
 )
 
 OWN_ANSWER = OWN_ANSWER
 
 ERROR_MESSAGE = (
     r"\b\w+(error|exception)\b|\berror\b|\btraceback\b|\bsegmentation fault\b|\bcore dumped\b|"
-    r"\bfehler(meldung)?\b|\bstack overflow\b"
+    r"\bfehler(meldung)?\b|\bstack overflow\b|\bmax(imum)? recursion depth\b|\brecursion (limit|depth) exceeded\b"
 )
 
 WRONG_OUTPUT = (
     r"\bwrong (output|result|answer|path|order|value)s?\b|\bfalsche\w* (ausgabe|ergebnis|wert|pfad)\b|"
     r"\b(instead of|statt) ([\[\d\"'(-]|the (number|result|sum|value))|\bexpected\b.*\bgot\b|\bbut got\b|\boutput\b.*\bexpected\b|"
     r"\bbut the (solution|answer|answer key|book|lecture|musterloesung) (says|is|has|gives)\b|"
+    # the learner's output set against a reference: "... but the answer sheet says 11"
+    r"\bbut (the|my) (answer|solution|sheet|key|book|lecture|slides?|script|reference|expected|test|tests|grader|"
+    r"autograder|answer sheet|answer key|sample solution|musterloesung)\b( \w+)? (says|say|has|gives|shows|lists|expects)\b|"
+    r"\baber (die|das|der|laut) (musterloesung|loesung|loesungsblatt|skript|folie|folien|buch|tests?)\b|"
     r"\b(returns?|gives?|outputs?|prints?|liefert|gibt)\b.*\b(none|nothing|inf|0|backwards|"
     r"negative|leere?|immer)\b|\bkommt\b.*\braus\b.*\b(obwohl|statt)\b|\bkommt\b.*\b(none|nichts|immer|nie|0)\b.*\b(raus|zurueck)\b|\bobwohl\b|\bis not sorted\b|"
     r"\bnot the (shortest|optimal|right)\b|\bno matter what\b|\b(is|are|comes out) (backwards|empty)\b|"
@@ -204,13 +255,20 @@ WRONG_OUTPUT = (
 NOT_WORKING = (
     r"\b(doesn'?t|does not|isn'?t|won'?t|dont|don'?t|not) (work|terminate|stop|finish|halt|sort)\w*|"
     r"\bnever (terminates|stops|finishes|finds|ends|returns)\b|\bfunktioniert nicht\b|\bgeht nicht\b|"
-    r"\bkaputt\b|\bbroken\b|\bfindet\b.*\bnie\b|\bkeeps? \w+ing\b|\bover and over\b|"
-    r"\bsomething is off\b|\bsuper slow\b|\bnever finishes\b|\bnicht richtig\b"
+    r"\bkaputt\b|\bbroken\b|\bfindet\b.*\bnie\b|"
+    r"\bsomething('?s| is) (off|not right|wrong)\b|\b(irgend)?(was|etwas) stimmt\b.*\bnicht\b|"
+    r"\bstimmt (da|hier|damit|dabei|bei mir)( \w+)? nicht\b|"
+    # works in one case but not in another
+    r"\bworks (on|for|with|when|if)\b[^.?!]*\bbut (on|for|with|when|if|not|as soon|once|fails|crashes|dies|breaks)\b|"
+    r"\bfunktioniert (bei|fuer|mit)\b[^.?!]*\baber (bei|fuer|mit|nicht)\b|\bsuper slow\b|\bnever finishes\b|\bnicht richtig\b"
 )
 
 HANGS_OR_CRASHES = (
-    r"\binfinite loop\b|\bloops? forever\b|\bruns? forever\b|\bhangs?\b|\bhaengt\b|\bstuck\b|\bcrash\w*|"
-    r"\bendless\w*|\bendlos\w*|\bstuerzt\b.*\bab\b|\babstuerz\w*|\bfreez\w*"
+    r"\binfinite loop\b|\bloops? forever\b|\bruns? forever\b|\bhangs?\b|\bhaengt\b(?![^.?!]*\bab\b)|\bstuck\b|\bcrash\w*|"
+    r"\bendless\w*|\bendlos\w*|\bstuerzt\b.*\bab\b|\babstuerz\w*|\bfreez\w*|\b(it|program|code|solver|script|kernel|process) dies\b|\bdies (with|on|after|when|at)\b|"
+    # still running long after it should have finished
+    r"\b(still|been|keeps) running\b|\brunning for (\d+|over|more than|hours|minutes|ages|ever)\b|\btakes forever\b|\blaeuft (seit|immer noch|ewig)\b|"
+    r"\bdauert ewig\b|\bewig\b"
 )
 
 FIND_BUG = (
@@ -223,7 +281,7 @@ FIND_BUG = (
 )
 
 BEHAVIOUR_REPORT = (
-    rf"\bmy (?!{OWN_CLAIM_NOUN}\b)([\w*-]+ ){{0,3}}?[\w*-]+ {RUN_VERB_EN}\b|"
+    rf"\bmy (?!{OWN_CLAIM_NOUN}\b)([\w*-]+ ){{0,6}}?[\w*-]+ {RUN_VERB_EN}\b|"
     rf"\bmein\w* (?!(loesung|antwort|ergebnis|rechnung|freund|professor|prof|dozent|tutor|buch|mitschrift|folien|"
     rf"vorlesung|uebung|aufgabe)\b)([\w*-]+ ){{0,4}}?[\w*-]+ {RUN_VERB_DE}\b|"
     r"\b(bei|in|with|for) (meinem|meiner|my) [\w*-]+( [\w*-]+)?\b.*\b(kommt|gets?|comes? out|ends? up)\b|"
@@ -238,7 +296,8 @@ BEHAVIOUR_REPORT = (
 )
 
 BAD_BEHAVIOUR = (
-    rf"\b{RUN_VERB_EN}\b( me)?.{{0,60}}({ANOMALY})|\b{RUN_VERB_DE}\b( mir)?.{{0,60}}({ANOMALY})|"
+    rf"\b(?!says\b){RUN_VERB_EN}\b( me)?.{{0,60}}({ANOMALY})|\b{RUN_VERB_DE}\b( mir)?.{{0,60}}({ANOMALY})|"
+    r"\bkeeps? \w+ing\b|\bover and over\b|"
     r"\b(never|barely|hardly|rarely|nie|kaum) (\w+ )?(prunes?|expands?|finds?|reaches|visits?|returns?|stops?|"
     r"terminates|ends?|schneidet|findet|erreicht|terminiert|haelt)\b"
 )
@@ -259,8 +318,11 @@ IMPLEMENTATION_DETAIL = (
 )
 
 STEP_BY_STEP = (
-    r"\bstep[- ]by[- ]step\b|\bone step at a time\b|\b(each|every) (step|iteration|swap|call|line|"
-    r"recursive call)\b|\bafter each\b|\bschritt fuer schritt\b|\bnach jedem\b|"
+    r"\bstep[- ]by[- ]step\b|\bone (\w+ )?at a time\b|"
+    # the state at every point of a run; a bare "every iteration" describes an algorithm and is not a request
+    r"\b(after|at|for|in|on|during|with) (each|every) (step|iteration|swap|call|line|recursive call|node|level|depth|"
+    r"round|pass|expansion|move|pop)\b|\b(an|bei|nach|in|fuer) jede[mnr]? (schritt|knoten|iteration|ebene|level|"
+    r"runde|aufruf|zug|durchlauf|expansion)\b|\bafter each\b|\bschritt fuer schritt\b|\bnach jedem\b|"
     r"\bin jede[rm] (iteration|schritt|schleifendurchlauf)\b|\bjedem (rekursiven|schleifendurchlauf|schritt)\b|"
     r"\b(cell|line|edge|frame|stage|row|zeile|level) (by|fuer|for) (cell|line|edge|frame|stage|row|zeile|"
     r"level)\b|\bat each\b|\bnacheinander\b|"
@@ -269,9 +331,11 @@ STEP_BY_STEP = (
 
 WALK_THROUGH = (
     r"\bwalk (me )?(through|thru)\b|\bgo(es)? (through|thru)\b|\bstep through\b|\bdry run\b|"
-    r"(?<!my )(?<!meinen )\btrace\b(?! (check|pruefen))|\bsimulate\b|\bsimuliere\w*|\brun \w+( \w+)? on\b|"
+    r"^(?!.*\b(my|meine[nm]?) (\w+ )?trace\b).*\btrace\b(?! (check|pruefen))|\bdurchgeh\w*|"
+    r"\bshow (me )?(\w+ ){0,3}(iteration|run|pass|round|expansion|execution)\b|\blist (every|each|all)\b|"
+    r"\bhow (do|would|can) (i|you|we|one) (run|apply|execute)\b|\bsimulate\b|\bsimuliere\w*|\brun \w+( \w+)? on\b|"
     r"\bfuehr\w*\b.*\bdurch\b|\bgeh\w*\b.*\bdurch\b|\bablauf\b|\bablaeuft\b|\blaeuft\b.*\bab\b|\bdemonstrate\b|"
-    r"\bshow (me )?(how|the steps|each|every|which)\b|\bhow would \w+ process\b|\bshow the\b|"
+    r"\bshow (me )?(how|the steps|each|every|which|what)\b|\bhow would \w+ process\b|\bshow the\b|"
     r"\bzeig\w*\b.*\b(ablauf|wie|schritte)\b|\baufbauen\b|\bgets filled\b|"
     r"\bdurch(spiel|rechn|lauf|gang|exerzier)\w*|\bvor(rechn|mach|fuehr)\w*|\b(spiel|rechne)\w*\b.*\bdurch\b|"
     r"\b(work|play|run) (me )?(through|thru)\b|\b(rechne|mach|fuehr|spiel|zeichne)\w*\b.*\bvor\s*[?.!]*\s*$|\bshow (me )?the (steps|states|values|queue|stack|frontier)\b"
@@ -282,11 +346,17 @@ WHAT_NEXT = (
     r"\bwas passiert (als naechstes|dann|danach)\b|\bwie geht es\b.*\bweiter\b|\bnaechste[rn]? schritt\b|"
     r"\bwhat happens (at|after|when)\b|\bwas passiert (bei|nach)\b|"
     r"\b(what|which|wo|welche\w*)\b.{0,30}\bnext (node|step|state|iteration|call|move)\b|"
+    r"\b(what|which|welche\w*) [\w*-]+ (does|do|would|will|is|wird|nimmt|waehlt) [^?]{0,30}\b(next|als naechstes)\b|"
+    r"\b(pick|choose|expand|pop|visit|take)\w* next\b|"
     r"\bwhat('?s| is) the output of\b|\bwhat (does|would) (this|the|it) \w* ?print\b"
 )
 
 STATE_EACH_STEP = (
-    r"\bin (what|which) order\b|\bin welcher reihenfolge\b|"
+    r"\bin (what|which) order\b|\bin welcher reihenfolge\b|\bin order\b(?! to)|"
+    r"\b(what'?s|what is|whats|give me|list) the (\w+ )?order\b(?! of)|\border\b.{0,30}\b(visit|expand|pop|explor)\w*|"
+    r"\bhow do the (\w+ )?(values?|costs?|bounds?|scores?|distances?|labels?) (go|propagate|change|move|get|flow|update)|"
+    r"\bwhich (nodes|states|cells|values|calls|moves)\b.{0,20}\b(visited|expanded|popped|pruned|generated|explored|"
+    r"called|made)\b|"
     r"\bwhat does the (frontier|queue|stack|open list|fringe|table|heap)\b.*\blook like\b|"
     r"\bhow does the (call )?(stack|queue|table|heap|tree)\b.*\blook\b|\bwie sieht (der|die|das)\b.*\baus\b|"
     r"\bwie (veraendert|entwickelt) sich\b|\bwhat is in the (queue|stack|priority queue|frontier)\b|"
@@ -297,3 +367,32 @@ STATE_EACH_STEP = (
     r"pop|round|call|move|pass)\b|\bnach (dem|der) (ersten|zweiten|dritten|vierten|\d+\.) (\w+ )?(iteration|"
     r"schritt|expansion|runde|aufruf|durchlauf)\b"
 )
+
+# A how-question about a run ...
+HOW_RUN = (
+    r"\bhow (does|do|would|did|will|is|are|can)\b|\bwie (laeuft|funktioniert|geht|arbeitet|sieht)\b|"
+    # ... or a request to carry the method out
+    r"\b(can|could|would) (you|u|someone) (please |pls )?(do|run|perform|execute|apply|solve)\b|"
+    r"\b(kannst|koenntest) (du|ihr)( mir)? (bitte )?(\w+ )?(machen|anwenden|ausfuehren|loesen)\b"
+)
+# ... on a concrete instance the learner names: a literal list, "on the campus map", "figure 3.1", "aufgabe 4".
+INSTANCE = (
+    r"\[[^\]]*\d[^\]]*\]|\b\d+(,? \d+){2,}\b|\b(this|that|these|our|the following|the given|the new|the small|diesem|dieser|diesen|"
+    r"dem folgenden|unserem|unserer) ([\w*.-]+ ){0,3}(map|graph|tree|grid|example|instance|board|list|array|puzzle|"
+    r"karte|baum|graphen|beispiel|liste)\b|\b(map|karte|example|beispiel)\b|"
+    r"\b(figure|fig|slide|abb|abbildung|folie|aufgabe|exercise|task|problem|uebung|blatt|sheet|q) ?\d"
+)
+# ... unless the instance only illustrates a general question about designing a method.
+NOT_A_RUN = r"\bin general\b|\bgenerally\b|\ballgemein\w*|\bcome up with\b|\bausdenk\w*|\bdesign\w*"
+
+# The learner says it works: what follows is a request to review, not a bug report.
+WORKS_CLAIMED = (
+    r"\b(?<!how )(?<!why )(?<!what )(this|it|that|mine|my code|the code|everything) (works|runs) (fine|for me|correctly|"
+    r"ok|okay|on (all|every|my)\b)(?![^.?!]*\bbut (on|for|with|when|if|not)\b)|\btests? (pass|passes|laufen durch|sind gruen)\b|\bfunktioniert (bei mir|soweit)\b"
+)
+# Any other how-question about a method: how it knows, decides, avoids ... (weaker than how_it_works).
+HOW_QUESTION = r"^(\w+[,:]? ){0,3}how (does|do|is|are|can|could|would|did)\b|\bwie (kann|weiss|merkt|entscheidet)\b"
+
+# Pasted code and what "this" does when run ("this explores deep first not wide, why").
+CODE_BEHAVIOUR = rf"\b(this|it|the code|the function|that|es|der code|die funktion) (\w+ )?{RUN_VERB_EN}\b|" \
+    rf"\b(das|es|der code|die funktion) (\w+ )?{RUN_VERB_DE}\b"

@@ -17,73 +17,106 @@ How a question is scored (pure; same input, same result):
    "aufgabe"/"ausgabe"); shorter cues list their usual misspellings in the pattern instead ("right" is one letter
    from "might").
 2. Detect pasted material on the original text: `code` (≥ 2 code-like lines or tokens: `def f(`, `return`,
-   `for x in`, `while ...:`, assignments, fences) and `trace` (a run of ≥ 3 single capital letters such as
-   "A B D C" or "S-A-D-G", the visiting order a student reports). The wording rules below read only the prose
+   `for x in`, `while ...:`, assignments, fences) and `trace` (a run of ≥ 3 single capital letters on one line
+   such as "A B D C" or "S-A-D-G", the visiting order a student reports; an adjacency list "A: B, C" is not one). The wording rules below read only the prose
    lines (code lines removed), so `return 0` inside a snippet is not "returns 0".
 3. Fire rules. Each rule is a named small pattern with one intent and a weight; an intent's score is the sum of the
-   weights of its rules that fired. The rules, by intent (EN and DE in the same pattern):
+   weights of its rules that fired. The rules, by intent (EN and DE in the same pattern; the patterns themselves
+   live in `app.tutor.intent_patterns`, one constant per rule, named like the rule in upper case):
 
    direct
      what_is            what is / whats / wat is / what are / was ist / was sind / was bedeutet / was heisst
-     define             define, definition, meaning of, stands for, was versteht man unter, wofuer steht
+                        (not "was bedeutet das fuer ...", which asks for a consequence)
+     define             define, definition, meaning of, stands for, how is X defined, was versteht man unter
      fact_which         which / who / how many / welche(r) / wie viele / wie nennt man: asking for a named fact
      fact_property      is X stable/complete/optimal/..., default, complexity / runtime / Laufzeit / big O
    conceptual
-     why                why, how come, warum, wieso, weshalb, wozu
-     how_it_works       how does X work / achieve / relate, under the hood, what makes, wie funktioniert
+     why                why, how come, warum, wieso, weshalb, wozu; the rhetorical "how is that not ...", "how can
+                        that be", "wie kann das sein"
+     how_it_works       how does X work / achieve / relate, under the hood, what makes, wie funktioniert; how to go
+                        about it: what's the right way to, how should I, wie sollte man
+     how_question       any other how-question about a method ("how does alpha-beta know ..."): weak (0.5), so it
+                        decides only when nothing else fired
      compare            difference, compare, vs, pros and cons, (dis)advantages, trade-off, rather than, better than,
-                        Unterschied, Vergleich, Vorteil
-     when_to_use        when should I use, when would, in which situations, wann nimmt/benutzt man
-     intuition          intuition, the point of, help me understand, explain why, think recursively, erklaeren
+                        Unterschied, Vergleich, Vorteil; a trade-off in plain words: what do I gain / pay, worth it,
+                        lohnt es sich
+     when_to_use        when should I use / pick, which X should I choose if ..., in which situations, wann nimmt man,
+                        wann ist X sinnvoll; the conditions of a property or failure ("when does dfs fail to terminate")
+     intuition          intuition, the point of, help me understand, explain why, in what sense, inwiefern
      relation           how two concepts relate: the other way round, implies, is every/all X ..., confused,
                         umgekehrt, folgt daraus, Zusammenhang
-     what_if            what happens (to X) if, does it matter, what changes, was passiert wenn
+     what_if            what happens (to X) if, does/would X matter, what changes, was passiert wenn, spielt ... eine
+                        Rolle, was bedeutet das fuer
    verification (the learner states a result, claim or trace of their own and asks for confirmation)
-     check_request      is this right/correct, can you check/confirm, double check, look ok, is it true that,
-                        who is right, is this how you ..., or am I ..., stimmt das, ist das richtig, passt das,
-                        pruefen, kontrollier, liege ich richtig, drueber schauen, oder irre ich mich
+     check_request      is this right/correct, can you check/confirm, pls check, double check, look ok, is it true
+                        that, who's right, is step 4 right, does this satisfy ..., anything wrong?, did I miss ...,
+                        or is this fine, does that mean ...?, stimmt das, ist (meine X) richtig, passt das, pruefen,
+                        liege ich richtig, drueber schauen, heisst das dann ...?
      tag_question       a confirmation tag at the end: "right?", "correct?", "true or not?", ", yes?", ", is it?",
-                        "isn't it?", "richtig?", "oder?", "stimmt's?", ", gell?", "nicht wahr?"
+                        "isn't it?", "richtig?", "oder?", "stimmt's?", ", gell?", "nicht wahr?", "also ja?"; not when the
+                        last sentence is an open wh-question ("wann ist es sinnvoll und wann nicht?") and not on top
+                        of a check_request (same words, counted once)
      conclusion_question  a conclusion drawn and then questioned: "..., so its fine?", "so B gets expanded
-                        before C?", "dann ist es zulaessig?"
-     own_answer         my answer/solution, final answer, claim:, i got, i computed/counted, i think, i believe,
-                        pretty sure, ich glaube, ich komme auf, meine Loesung, ... raus, als Ergebnis
+                        before C?", "dann ist es zulaessig?", a message opening "so <claim>?"
+     own_answer         my (X) answer/solution/trace/passes/steps, final answer, claim:, i got, i computed/counted,
+                        i think, pretty sure, ich glaube, ich komme auf, meine Loesung, hab ... raus, hab verglichen
+     works_claimed      the learner says it works: "this works for me", "runs fine", "tests pass", "tests laufen
+                        durch" (not "works on X but on Y ...", which is a bug report)
      code_for_review    pasted code together with a check request or an own-answer phrase
      trace_pasted       a pasted visiting order (trace, see 2.)
    debugging (the learner's code or algorithm misbehaves, with or without an error word or code)
-     error_message      a Python-style `SomethingError`, exception, traceback, segfault, error, Fehler(meldung)
-     wrong_output       wrong output/result, instead of <value>, expected ... got, returns None, falsche Ausgabe
-     not_working        doesn't work, never terminates/finds, keeps ..., funktioniert nicht, kaputt, findet nie
-     hangs_or_crashes   infinite loop, loops forever, hangs, crashes, endlos, stuerzt ab, haengt
+     error_message      a Python-style `SomethingError`, exception, traceback, segfault, error, Fehler(meldung),
+                        max recursion depth
+     wrong_output       wrong output/result, instead of <value>, expected ... got, returns None, falsche Ausgabe,
+                        the learner's output set against a reference ("but the answer sheet says 11")
+     not_working        doesn't work, never terminates/finds, funktioniert nicht, kaputt, findet nie, something's
+                        off, irgendwas stimmt da nicht, works on X but (not) on Y
+     hangs_or_crashes   infinite loop, loops forever, hangs, crashes, dies with, still running / running for 20
+                        minutes, takes forever, endlos, stuerzt ab, haengt (not "haengt von ... ab"), dauert ewig
      find_bug           bug, what's wrong, where is the mistake, is that the problem, liegt es daran,
                         was mache ich falsch
      code_with_symptom  pasted code together with an error or wrong-behaviour phrase
+     code_behaviour     pasted code and what "this"/"it" does when run ("this explores deep first not wide, why"),
+                        unless the learner says it works or asks for a check
      behaviour_report   the learner reports what THEIR program does when it runs: "my X <returns|picks|expands|
                         prunes|explores|keeps|...>", "mein X <gibt|findet|besucht|...>", "my X is wrong", "when I run
                         it", "my output"; people and course material ("my professor says", "my notes") are excluded
      bad_behaviour      a run verb followed by a sign the output is bad without an error word (suboptimal, worst,
-                        way more, twice, nothing, backwards, every time, much longer, jedes mal, doppelt), or
-                        never/barely + run verb ("barely prunes"); not in a why-question with no my/I in it, which
-                        asks about an algorithm in general ("why does A* never expand a node twice")
+                        way more, twice, nothing, backwards, every time, too high, longer than optimal, a different
+                        value than, no longer, staendig, keine ... mehr), never/barely + run verb ("barely prunes"),
+                        keeps <doing>, over and over; not "says" (people and books say things), and not in a
+                        why-question with no my/I in it, which asks about an algorithm in general ("why does A* never
+                        expand a node twice", "how come IDS keeps redoing the top levels")
      expected_differs   the learner already knows the right value: but the optimal/correct is, should ... but,
                         than it should, supposed to, even though, sollte aber, richtig waere, muesste, obwohl
      implementation_detail  the learner describes how they coded it: "i use/do/test/mark/push ...", "ich markiere",
                         or an inline `code` span
    tracing
      step_by_step       step by step, any "<unit> by <unit>" (node by node, round by round, level by level),
-                        one step at a time, after each, Schritt fuer Schritt, Knoten fuer Knoten, nach jedem
-     walk_through       walk me through, go/work/play through, trace X, dry run, simulate, show me how, show the
-                        steps, fuehr/geh/spiel ... durch, durchspielen, durchrechnen, rechne ... vor, wie laeuft
-                        ... ab, zeig mir den Ablauf
+                        one <unit> at a time, after/at/for each <unit> (node, step, depth ...), Schritt fuer Schritt,
+                        Knoten fuer Knoten, an/nach jedem <unit>; a bare "every iteration" describes an algorithm
+     walk_through       walk me through, go/work/play through, trace X (not "my trace"), dry run, simulate, show me
+                        how, show (me one full) iteration, list every, how do I run/apply, fuehr/geh/spiel ... durch,
+                        durchgehen, durchrechnen, rechne ... vor, wie laeuft ... ab, zeig mir den Ablauf
+     run_on_instance    a how-question about, or a request to carry out ("can you do ..."), a method on a concrete
+                        instance the learner names: a literal list or number sequence, "this/the new tree", a map,
+                        "the example", figure/slide/Aufgabe N; not with "in general" / "come up with" / "design"
      what_next          what happens next, what's the next step, which node comes next, then what, wie geht es
                         weiter, was passiert als naechstes (a bare "next move" inside a report is not tracing)
-     state_each_step    in what order, what does the queue/stack/frontier contain/look like, after the third
-                        iteration, wie sieht ... aus, wie veraendert sich, nach dem dritten Schritt
+     state_each_step    in (what) order, what's the order ... visits, which nodes get visited, how do the values go
+                        up, what does the queue/stack/frontier contain/look like, after the third iteration, wie
+                        sieht ... aus, wie veraendert sich, nach dem dritten Schritt
+
+   The debugging rules not_working, hangs_or_crashes and bad_behaviour do not count in a general why-question
+   (no my/I, no pasted code): "how come greedy can get stuck in loops" asks about an algorithm, not a bug.
 
    Precedence follows from the weights: a confirmation request (check_request 2.5, tag 1.5) on a stated claim is
    verification, even when the claim describes what an algorithm returns; a wrong output the learner already
-   knows is wrong (expected_differs, bad_behaviour, behaviour_report, 2.0 each, and they add up) is debugging even
-   with "is that the problem?" at the end, which is itself a debugging cue (find_bug).
+   knows is wrong (expected_differs, wrong_output, bad_behaviour, behaviour_report, 2.0 each, and they add up) is
+   debugging even with "is this right?" or "is that the problem?" around it (the latter is itself a debugging cue,
+   find_bug); a learner who says it works (works_claimed) and asks who is right wants a review. Specific cues
+   (2.0-2.5) beat generic ones: a how-question on a named instance is tracing (run_on_instance 2.0) over a generic
+   how-question (how_question 0.5).
 
 4. Decide: the intent with the highest score wins. Confidence is its softmax probability over the five scores
    at temperature `SOFTMAX_TEMPERATURE` = 0.5, so one 1.0-weight rule against nothing gives 0.65 and one 2.5-weight
@@ -246,6 +279,14 @@ def _rx(name: str, intent: Intent, weight: float, pattern: str) -> Rule:
     return Rule(name, intent, weight, lambda m: compiled.search(m.text) is not None)
 
 
+def _symptom(name: str, weight: float, pattern: str) -> Rule:
+    """A debugging pattern that does not count in a general why-question: no my/I and no pasted code, so the
+    behaviour described is an algorithm's in general ("how come greedy can get stuck in loops but A* doesn't")."""
+    compiled, general = re.compile(pattern), re.compile(P.GENERAL_WHY)
+    return Rule(name, Intent.DEBUGGING, weight, lambda m: compiled.search(m.text) is not None
+                and (m.has_code or general.search(m.text) is None))
+
+
 def _rx_unless(name: str, intent: Intent, weight: float, unless: str, pattern: str) -> Rule:
     """A pattern rule that does not fire when `unless` matches too."""
     compiled, blocked = re.compile(pattern), re.compile(unless)
@@ -260,15 +301,17 @@ RULES: tuple[Rule, ...] = (
     _rx("fact_property", Intent.DIRECT, 0.5, P.FACT_PROPERTY),
     _rx("why", Intent.CONCEPTUAL, 1.5, P.WHY),
     _rx("how_it_works", Intent.CONCEPTUAL, 1.5, P.HOW_IT_WORKS),
+    _rx_unless("how_question", Intent.CONCEPTUAL, 0.5, P.HOW_IT_WORKS, P.HOW_QUESTION),
     _rx("compare", Intent.CONCEPTUAL, 2.0, P.COMPARE),
     _rx("when_to_use", Intent.CONCEPTUAL, 2.0, P.WHEN_TO_USE),
     _rx("intuition", Intent.CONCEPTUAL, 1.5, P.INTUITION),
     _rx("relation", Intent.CONCEPTUAL, 1.5, P.RELATION),
     _rx("what_if", Intent.CONCEPTUAL, 1.5, P.WHAT_IF),
     _rx("check_request", Intent.VERIFICATION, 2.5, P.CHECK_REQUEST),
-    _rx("tag_question", Intent.VERIFICATION, 1.5, P.TAG_QUESTION),
+    _rx_unless("tag_question", Intent.VERIFICATION, 1.5, P.TAG_NOT_A_CHECK, P.TAG_QUESTION),
     _rx("conclusion_question", Intent.VERIFICATION, 1.5, P.CONCLUSION_QUESTION),
     _rx("own_answer", Intent.VERIFICATION, 1.0, P.OWN_ANSWER),
+    _rx("works_claimed", Intent.VERIFICATION, 1.5, P.WORKS_CLAIMED),
     Rule("code_for_review", Intent.VERIFICATION, 1.0,
          lambda m: m.has_code and re.search(P.CHECK + "|" + P.OWN_ANSWER + r"|\bmy solution\b|\bhere'?s my\b|"
                                             r"\bhere is my\b", m.text) is not None
@@ -276,17 +319,23 @@ RULES: tuple[Rule, ...] = (
     Rule("trace_pasted", Intent.VERIFICATION, 1.0, lambda m: m.has_trace),
     _rx("error_message", Intent.DEBUGGING, 2.5, P.ERROR_MESSAGE),
     _rx("wrong_output", Intent.DEBUGGING, 2.0, P.WRONG_OUTPUT),
-    _rx("not_working", Intent.DEBUGGING, 2.0, P.NOT_WORKING),
-    _rx("hangs_or_crashes", Intent.DEBUGGING, 2.0, P.HANGS_OR_CRASHES),
+    _symptom("not_working", 2.0, P.NOT_WORKING),
+    _symptom("hangs_or_crashes", 2.0, P.HANGS_OR_CRASHES),
     _rx("find_bug", Intent.DEBUGGING, 2.0, P.FIND_BUG),
     Rule("code_with_symptom", Intent.DEBUGGING, 1.0,
          lambda m: m.has_code and re.search(P.SYMPTOM, m.text) is not None),
     _rx("behaviour_report", Intent.DEBUGGING, 2.0, P.BEHAVIOUR_REPORT),
-    _rx_unless("bad_behaviour", Intent.DEBUGGING, 2.0, P.GENERAL_WHY, P.BAD_BEHAVIOUR),
+    _symptom("bad_behaviour", 2.0, P.BAD_BEHAVIOUR),
+    Rule("code_behaviour", Intent.DEBUGGING, 2.0,
+         lambda m: m.has_code and re.search(P.CODE_BEHAVIOUR, m.text) is not None
+         and re.search(P.WORKS_CLAIMED + "|" + P.CHECK, m.text) is None),
     _rx("expected_differs", Intent.DEBUGGING, 2.0, P.EXPECTED_DIFFERS),
     _rx("implementation_detail", Intent.DEBUGGING, 1.0, P.IMPLEMENTATION_DETAIL),
     _rx("step_by_step", Intent.TRACING, 2.5, P.STEP_BY_STEP),
     _rx("walk_through", Intent.TRACING, 2.0, P.WALK_THROUGH),
+    Rule("run_on_instance", Intent.TRACING, 2.0,
+         lambda m: re.search(P.HOW_RUN, m.text) is not None and re.search(P.INSTANCE, m.text) is not None
+         and re.search(P.NOT_A_RUN, m.text) is None),
     _rx("what_next", Intent.TRACING, 2.5, P.WHAT_NEXT),
     _rx("state_each_step", Intent.TRACING, 2.0, P.STATE_EACH_STEP),
 )
