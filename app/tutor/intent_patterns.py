@@ -63,7 +63,8 @@ CHECK = (
     r"\bist meine? [^?]{0,60}\b(richtig|korrekt)\b|\bis (step|line|row|part|entry|pass|iteration|round) \w+ "
     r"(right|correct|ok)\b|\b(does|do|did) (this|that|it|my \w+( \w+)?) (satisfy|meet|fulfil\w*|violate|respect)\b|"
     r"\b(is )?anything (wrong|missing|off)( here| with (it|this|that))?\s*[?.!]*\s*$|\bdid i (break|miss|forget|mess up|violate|skip|overlook)\b|"
-    r"\bor is (this|that|it) (fine|ok|okay|correct|right|allowed)\b|\bwho'?s right\b|"
+    r"\bor is (this|that|it) (fine|ok|okay|correct|right|allowed)\b|\bis it (fine|ok|okay|alright|allowed|legit|"
+    r"valid) (to|like this|if)\b|\bwho'?s right\b|"
     r"\bcorrect me if\b|\b(am i|i'?m|im) (right|wrong)\b|\birre ich mich\b|\bkorrigier\w* mich\b|"
     # an inference of the learner's to confirm: "does that mean ...?", "heisst das dann ...?"
     r"(?<!what )(?<!why )\b(does|would) (that|this) mean,? [^?]{3,}\?|(?<!was )\b(heisst|bedeutet) (das|dies)( dann| also)?,? "
@@ -80,7 +81,7 @@ OWN_ANSWER = (
 SYMPTOM = (
     r"\b\w*(error|exception)\b|\btraceback\b|\bsegmentation fault\b|\bcore dumped\b|\bfehler(meldung)?\b|"
     r"\bwrong\b|\bfalsch\w*\b|\binstead of\b|\bstatt\b|\bexpected\b.*\bgot\b|\bnever\b|\bnie\b|\bcrash\w*|"
-    r"\bhangs?\b|\bforever\b|\binfinite\b|\bendlos\w*|\bdoesn'?t work|\bfunktioniert nicht\b|\bbug\b|\bkaputt\b"
+    r"\bhangs?\b|\bforever\b|\binfinite(ly| loop| recursion)\b|\bendlos\w*|\bdoesn'?t work|\bfunktioniert nicht\b|\bbug\b|\bkaputt\b"
 )
 
 
@@ -186,14 +187,19 @@ INTUITION = (
     r"\bintuiti\w*|\bthe point of\b|\bwhats the point\b|\bhelp me understand\b|\bexplain (why|how)\b|"
     r"\b(dont|don't|do not) (get|understand) (why|how|the)\b|\bthink recursively\b|\bbenefit\b|"
     r"\b(versteh|verstehe) (ich )?(nicht|nich)\b|\bwhat'?s the (idea|benefit)\b|"
-    r"\bwas bringt\b|\bueberhaupt\b|\bwhat'?s the (use|purpose|reason|sense) (of|for|behind)\b|"
+    r"\bwas bringt\b|\bueberhaupt\b|\bwhat'?s the (use|purpose|reason|sense|motivation|rationale)\b|"
+    r"\b(trying to|want to|wanna|need to|can'?t|cannot|still) (get|understand|see|grasp|figure out) (why|how)\b|"
     r"\bwhat (is|are) \w+( \w+)? (good|useful|needed) for\b|\bin what sense\b|\binwiefern\b|\bin welchem sinne?\b"
 )
 
 RELATION = (
     r"\bthe other way (a)?round\b|\bumgekehrt\b|\b(does|do|is) .*\bimpl(y|ies)\b|\bfolgt (daraus|aus)\b|"
     r"^(is|are|sind|ist) (every|each|all|any|jede[rs]?|alle)\b|\bconfus\w*|\bverwirr\w*|\bdurcheinander\b|"
-    r"\bmix(ing)? up\b|\bwhat'?s the (relation|connection|link)\b|\bzusammenhang\b"
+    r"\bmix(ing)? up\b|\bwhat'?s the (relation|connection|link)\b|\bzusammenhang\b|"
+    r"\bthe (relation|relationship|connection|link) between\b|\bhow (are|is) [^?]{1,40}\brelated\b|"
+    # a yes/no question whether a property holds in general: "does a better heuristic always ...?"
+    r"^(does|do|is|are|can|will|would|bringt|ist|sind|kann|hat|findet|gibt)\b[^?]*\b(always|immer|never|necessarily|"
+    r"notwendigerweise|zwangslaeufig|automatically|automatisch|in general)\b[^?]*\?"
 )
 
 WHAT_IF = (
@@ -238,7 +244,8 @@ ERROR_MESSAGE = (
 )
 
 WRONG_OUTPUT = (
-    r"\bwrong (output|result|answer|path|order|value)s?\b|\bfalsche\w* (ausgabe|ergebnis|wert|pfad)\b|"
+    r"\bwrong (output|result|answer|path|order|value)s?\b|\bfalsche\w* (\w+ )?(ausgabe|ergebnis|wert|werte|pfad|weg|"
+    r"reihenfolge|kosten|loesung|antwort|zug|knoten)\b|"
     r"\b(instead of|statt) ([\[\d\"'(-]|the (number|result|sum|value))|\bexpected\b.*\bgot\b|\bbut got\b|\boutput\b.*\bexpected\b|"
     r"\bbut the (solution|answer|answer key|book|lecture|musterloesung) (says|is|has|gives)\b|"
     # the learner's output set against a reference: "... but the answer sheet says 11"
@@ -284,7 +291,7 @@ BEHAVIOUR_REPORT = (
     rf"\bmy (?!{OWN_CLAIM_NOUN}\b)([\w*-]+ ){{0,6}}?[\w*-]+ {RUN_VERB_EN}\b|"
     rf"\bmein\w* (?!(loesung|antwort|ergebnis|rechnung|freund|professor|prof|dozent|tutor|buch|mitschrift|folien|"
     rf"vorlesung|uebung|aufgabe)\b)([\w*-]+ ){{0,4}}?[\w*-]+ {RUN_VERB_DE}\b|"
-    r"\b(bei|in|with|for) (meinem|meiner|my) [\w*-]+( [\w*-]+)?\b.*\b(kommt|gets?|comes? out|ends? up)\b|"
+    r"\b(bei|in|with|for) (meinem|meiner|my) [\w*-]+( [\w*-]+)?\b.*\b(kommt|kommen|gets?|comes? out|ends? up)\b|"
     rf"\bmy (\w+ )?(code|program|programm|implementation|function|script|query|bot|algorithm|solver)\b.*\b{RUN_VERB_EN}\b|"
     rf"\bmein\w* (\w+ )?(code|programm|implementierung|funktion|skript|abfrage|algorithmus)\b.*\b{RUN_VERB_DE}\b|"
     rf"\b(in|with) my (code|program|implementation|version)\b.*\b{RUN_VERB_EN}\b|"
@@ -321,7 +328,9 @@ STEP_BY_STEP = (
     r"\bstep[- ]by[- ]step\b|\bone (\w+ )?at a time\b|"
     # the state at every point of a run; a bare "every iteration" describes an algorithm and is not a request
     r"\b(after|at|for|in|on|during|with) (each|every) (step|iteration|swap|call|line|recursive call|node|level|depth|"
-    r"round|pass|expansion|move|pop)\b|\b(an|bei|nach|in|fuer) jede[mnr]? (schritt|knoten|iteration|ebene|level|"
+    r"round|pass|expansion|move|pop)\b|\b(each|every|jede[nmrs]?) (node|step|state|call|move|knoten|schritt|zustand|aufruf) "
+    r"(you|it|that|which|we|den|der|die) (\w+ )?(expand|visit|pop|generate|reach|make|take|expandier|besuch)\w*|"
+    r"\b(an|bei|nach|in|fuer) jede[mnr]? (schritt|knoten|iteration|ebene|level|"
     r"runde|aufruf|zug|durchlauf|expansion)\b|\bafter each\b|\bschritt fuer schritt\b|\bnach jedem\b|"
     r"\bin jede[rm] (iteration|schritt|schleifendurchlauf)\b|\bjedem (rekursiven|schleifendurchlauf|schritt)\b|"
     r"\b(cell|line|edge|frame|stage|row|zeile|level) (by|fuer|for) (cell|line|edge|frame|stage|row|zeile|"
@@ -347,7 +356,8 @@ WHAT_NEXT = (
     r"\bwhat happens (at|after|when)\b|\bwas passiert (bei|nach)\b|"
     r"\b(what|which|wo|welche\w*)\b.{0,30}\bnext (node|step|state|iteration|call|move)\b|"
     r"\b(what|which|welche\w*) [\w*-]+ (does|do|would|will|is|wird|nimmt|waehlt) [^?]{0,30}\b(next|als naechstes)\b|"
-    r"\b(pick|choose|expand|pop|visit|take)\w* next\b|"
+    r"\b(pick|choose|expand|pop|visit|take)\w* next\b|\b(with|to|for|at) the next (leaf|node|child|edge|city|state|"
+    r"element|pair|level|call|move|value)\b|"
     r"\bwhat('?s| is) the output of\b|\bwhat (does|would) (this|the|it) \w* ?print\b"
 )
 
@@ -359,7 +369,7 @@ STATE_EACH_STEP = (
     r"called|made)\b|"
     r"\bwhat does the (frontier|queue|stack|open list|fringe|table|heap)\b.*\blook like\b|"
     r"\bhow does the (call )?(stack|queue|table|heap|tree)\b.*\blook\b|\bwie sieht (der|die|das)\b.*\baus\b|"
-    r"\bwie (veraendert|entwickelt) sich\b|\bwhat is in the (queue|stack|priority queue|frontier)\b|"
+    r"\bwie (veraender|entwickel)\w* sich\b|\bhow do(es)? [^?]{1,30}\b(change|evolve|develop|get updated|update)\b[^?]{0,30}\b(during|while|as|over)\b|\bwhat is in the (queue|stack|priority queue|frontier)\b|"
     r"\blist the expanded\b|\bin the order\b|"
     r"\bwhat (does|do|is|are) (in )?the (\w+ )?(frontier|queue|stack|open list|fringe|table|heap|list|set)\b.*"
     r"\b(contain|hold|look like|after|at|when)\b|"
@@ -373,13 +383,19 @@ HOW_RUN = (
     r"\bhow (does|do|would|did|will|is|are|can)\b|\bwie (laeuft|funktioniert|geht|arbeitet|sieht)\b|"
     # ... or a request to carry the method out
     r"\b(can|could|would) (you|u|someone) (please |pls )?(do|run|perform|execute|apply|solve)\b|"
-    r"\b(kannst|koenntest) (du|ihr)( mir)? (bitte )?(\w+ )?(machen|anwenden|ausfuehren|loesen)\b"
+    r"\b(kannst|koenntest|koennen|koennten) (du|ihr|wir|sie)\b.{0,90}\b(machen|anwenden|ausfuehren|loesen|"
+    r"durchfuehren|rechnen)\b|"
+    # ... or what it does / yields there
+    r"\bwhat (does|do|would|will) [\w*-]+( [\w*-]+)? (do|return|output|produce|give|yield)\b|"
+    r"\bwhat('?s| is| are) the (result|output|outcome|order|path|value)s? (of|from|for|when)\b|^(run|do|apply|execute) \w+"
 )
 # ... on a concrete instance the learner names: a literal list, "on the campus map", "figure 3.1", "aufgabe 4".
 INSTANCE = (
     r"\[[^\]]*\d[^\]]*\]|\b\d+(,? \d+){2,}\b|\b(this|that|these|our|the following|the given|the new|the small|diesem|dieser|diesen|"
     r"dem folgenden|unserem|unserer) ([\w*.-]+ ){0,3}(map|graph|tree|grid|example|instance|board|list|array|puzzle|"
-    r"karte|baum|graphen|beispiel|liste)\b|\b(map|karte|example|beispiel)\b|"
+    r"karte|baum|graphen|beispiel|liste)\b|\b(map|karte)\b|\b(the|dem|im) (example|beispiel)\b|"
+    r"\b(from|in|on|of|aus|in|auf) (the|der|dem) (lecture|slides?|exercise|sheet|book|script|vorlesung|uebung|folie|"
+    r"folien|skript|aufgabe)\b|\b(graph|tree|map|grid)\s*:|"
     r"\b(figure|fig|slide|abb|abbildung|folie|aufgabe|exercise|task|problem|uebung|blatt|sheet|q) ?\d"
 )
 # ... unless the instance only illustrates a general question about designing a method.

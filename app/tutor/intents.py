@@ -75,7 +75,8 @@ How a question is scored (pure; same input, same result):
                         minutes, takes forever, endlos, stuerzt ab, haengt (not "haengt von ... ab"), dauert ewig
      find_bug           bug, what's wrong, where is the mistake, is that the problem, liegt es daran,
                         was mache ich falsch
-     code_with_symptom  pasted code together with an error or wrong-behaviour phrase
+     code_with_symptom  pasted code together with an error or wrong-behaviour phrase, or a sign of bad output
+                        ("the min levels do nothing")
      code_behaviour     pasted code and what "this"/"it" does when run ("this explores deep first not wide, why"),
                         unless the learner says it works or asks for a check
      behaviour_report   the learner reports what THEIR program does when it runs: "my X <returns|picks|expands|
@@ -323,7 +324,7 @@ RULES: tuple[Rule, ...] = (
     _symptom("hangs_or_crashes", 2.0, P.HANGS_OR_CRASHES),
     _rx("find_bug", Intent.DEBUGGING, 2.0, P.FIND_BUG),
     Rule("code_with_symptom", Intent.DEBUGGING, 1.0,
-         lambda m: m.has_code and re.search(P.SYMPTOM, m.text) is not None),
+         lambda m: m.has_code and re.search(P.SYMPTOM + "|" + P.ANOMALY, m.text) is not None),
     _rx("behaviour_report", Intent.DEBUGGING, 2.0, P.BEHAVIOUR_REPORT),
     _symptom("bad_behaviour", 2.0, P.BAD_BEHAVIOUR),
     Rule("code_behaviour", Intent.DEBUGGING, 2.0,
