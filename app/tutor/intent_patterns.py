@@ -41,9 +41,12 @@ CODE_LINE = re.compile(
 
 # --- shared fragments ------------------------------------------------------------------------------------------
 
-# A why-question about an algorithm in general ("why does A* never expand a node twice") describes behaviour
-# without reporting the learner's own run: no "my"/"mein" anywhere.
-GENERAL_WHY = r"^(?!.*\b(my|mein\w*|i|ich)\b).*\b(why|how come|warum|wieso|weshalb)\b"
+# A why- or which/what-question about an algorithm in general ("why does A* never expand a node twice", "which SQL
+# keyword removes duplicate rows") describes behaviour without reporting the learner's own run: no my/I anywhere.
+GENERAL_QUESTION = (
+    r"^(?!.*\b(my|mein\w*|i|ich)\b)(.*\b(why|how come|warum|wieso|weshalb)\b|"
+    r"(\w+[,:]? ){0,3}(which|what|who|welche\w*|wer)\b)"
+)
 
 
 CHECK = (
@@ -63,6 +66,7 @@ CHECK = (
     r"\bist meine? [^?]{0,60}\b(richtig|korrekt)\b|\bis (step|line|row|part|entry|pass|iteration|round) \w+ "
     r"(right|correct|ok)\b|\b(does|do|did) (this|that|it|my \w+( \w+)?) (satisfy|meet|fulfil\w*|violate|respect)\b|"
     r"\b(is )?anything (wrong|missing|off)( here| with (it|this|that))?\s*[?.!]*\s*$|\bdid i (break|miss|forget|mess up|violate|skip|overlook)\b|"
+    r"\b(is|are) (the |my |this )?[\w*-]+( [\w*-]+)? (in|at) the (right|correct) (spot|place|position|order|index)\b|"
     r"\bor is (this|that|it) (fine|ok|okay|correct|right|allowed)\b|\bis it (fine|ok|okay|alright|allowed|legit|"
     r"valid) (to|like this|if)\b|\bwho'?s right\b|"
     r"\bcorrect me if\b|\b(am i|i'?m|im) (right|wrong)\b|\birre ich mich\b|\bkorrigier\w* mich\b|"
@@ -74,7 +78,7 @@ OWN_ANSWER = (
     r"\b(my|final) (\w+ )?(answer|solution|result|proof|reasoning|trace|passes|steps|order|table|values|"
     r"working|attempt|cheat sheet|derivation)\b|^answer\s*:|\bi (got|get|said|wrote|think|"
     r"believe|guess|put|would say|d say)\b|\bich (wuerde|wuerd) sagen\b|\bpretty sure\b|\bi (computed|calculated|counted|found|came up with|end(ed)? up with)\b|"
-    r"\bich (komme|kam) auf\b|\bbei mir kommt\b|\bich hab(e)? \w+( \w+)? (gezaehlt|berechnet|ausgerechnet|bekommen)\b|\bmy understanding\b|\bich (glaube|denke)\b|\bhab(e)?\b[^.?!]*\braus\b|"
+    r"\bich (komme|kam) auf\b|\bi (have|had|now have) (\[|\d|[a-z]\w* ?=)|\bbei mir kommt\b|\bich hab(e)? \w+( \w+)? (gezaehlt|berechnet|ausgerechnet|bekommen)\b|\bmy understanding\b|\bich (glaube|denke)\b|\bhab(e)?\b[^.?!]*\braus\b|"
     r"\bhab(e)? (\w+ )?(verglichen|geprueft|nachgerechnet|ueberprueft|gezaehlt|berechnet|ausgerechnet)\b|"
     r"\bmeine? (loesung|antwort|ergebnis|rechnung)\b|^claim\b|\bclaim:|\bbehauptung\b|\bals ergebnis\b|\b(so|also) .*\b(basically|just the same|the same as|dasselbe|im grunde)\b|\bhab(e)? (fuer|bei)\b"
 )
@@ -90,6 +94,7 @@ SYMPTOM = (
 RUN_VERB_EN = (
     r"(returns?|gives?|outputs?|prints?|picks?|chooses|makes|expands?|explores?|visits?|prunes?|finds?|reaches|"
     r"generates|produces|shows?|thinks|takes|stops|gives up|keeps?|loses|skips|ignores|says|loops|runs|searches|"
+    r"plays|comes out|empties|clears|deletes|removes|assigns|fills|copies|counts|"
     r"fails|puts|adds|pushes|pops|marks|leaves|swaps|sorts|misses|drops|repeats|revisits|overwrites|causes|"
     r"leads to|results in|reconstructs|computes|calculates|evaluates|ends up|never|always|only|"
     r"barely|hardly|just)"
@@ -118,7 +123,8 @@ ANOMALY = (
     r"\btoo (high|low|big|small|large|short|early|late)\b|\b(longer|shorter|worse|more|higher|lower|bigger|larger|"
     r"deeper|fewer|less|slower) than (optimal|necessary|needed|expected|it should|the (optimal|correct|best|right))\b|"
     r"\ba diff(erent)? (\w+ )?(value|result|cost|path|answer|order) than\b|\b(nix|no longer|anymore|any more|"
-    r"nicht mehr|constantly|all the time|staendig|dauernd|immer wieder)\b|\bkeine?n? \w+ mehr\b"
+    r"nicht mehr|constantly|all the time|staendig|dauernd|immer wieder|randomly|at random|zufaellig|"
+    r"half[- ]sorted|partially|partly|halb)\b|\bkeine?n? \w+ mehr\b"
 )
 
 
@@ -189,14 +195,17 @@ INTUITION = (
     r"\b(versteh|verstehe) (ich )?(nicht|nich)\b|\bwhat'?s the (idea|benefit)\b|"
     r"\bwas bringt\b|\bueberhaupt\b|\bwhat'?s the (use|purpose|reason|sense|motivation|rationale)\b|"
     r"\b(trying to|want to|wanna|need to|can'?t|cannot|still) (get|understand|see|grasp|figure out) (why|how)\b|"
-    r"\bwhat (is|are) \w+( \w+)? (good|useful|needed) for\b|\bin what sense\b|\binwiefern\b|\bin welchem sinne?\b"
+    r"\bwhat (is|are) \w+( \w+)? (good|useful|needed) for\b|\bwhat'?s (so )?special about\b|"
+    r"\bhow (do|can|would) (i|you|we|one) (spot|recogni[sz]e|tell|see|notice)\b|\bworan erkenn\w*\b|\bin what sense\b|\binwiefern\b|\bin welchem sinne?\b"
 )
 
 RELATION = (
     r"\bthe other way (a)?round\b|\bumgekehrt\b|\b(does|do|is) .*\bimpl(y|ies)\b|\bfolgt (daraus|aus)\b|"
     r"^(is|are|sind|ist) (every|each|all|any|jede[rs]?|alle)\b|\bconfus\w*|\bverwirr\w*|\bdurcheinander\b|"
     r"\bmix(ing)? up\b|\bwhat'?s the (relation|connection|link)\b|\bzusammenhang\b|"
-    r"\bthe (relation|relationship|connection|link) between\b|\bhow (are|is) [^?]{1,40}\brelated\b|"
+    r"\bthe (relation|relationship|connection|link) between\b|"
+    r"\b(are there|is there|gibt es) (any )?(cases|situations|"
+    r"faelle|situationen)\b|\bhow (are|is) [^?]{1,40}\brelated\b|"
     # a yes/no question whether a property holds in general: "does a better heuristic always ...?"
     r"^(does|do|is|are|can|will|would|bringt|ist|sind|kann|hat|findet|gibt)\b[^?]*\b(always|immer|never|necessarily|"
     r"notwendigerweise|zwangslaeufig|automatically|automatisch|in general)\b[^?]*\?"
@@ -224,7 +233,11 @@ TAG_NOT_A_CHECK = (
 )
 
 CONCLUSION_QUESTION = (
-    r"[,.;:]\s*(so|then|thus|hence|therefore|dann|also|daher)\b[^?]*\?+\s*$|(^|[,.;:)]\s*|\b(so|then|thus|hence|therefore|which means|dann|also|daher|d\.h\.) )"
+    r"[,.;:]\s*(so|then|thus|hence|therefore|dann|also|daher)\b[^?]*\?+\s*$|"
+    r"(->|→|=>|[,.;:])\s*(\w+ \d+ )?(so|then|thus|hence|therefore|dann|also|daher)\b(?! (why|how|what|which|warum|wie|was))[^?]{2,}\?|"
+    # a hedge on a stated result: "not 100% sure about ...", "bin mir nicht sicher"
+    r"\bnot (\d+ ?% |totally |entirely |completely |quite )?sure (about|if|whether|that|it'?s|this|my)\b|\bunsure\b|"
+    r"\bnicht (\d+ ?% |ganz |so )?sicher\b|(^|[,.;:)]\s*|\b(so|then|thus|hence|therefore|which means|dann|also|daher|d\.h\.) )"
     r"(so|then|thus|hence|therefore|which means|dann|also|daher|d\.h\.)?\s*(it|its|it'?s|that|thats|that'?s|this|"
     r"the|we|i|my|es|das|ist|sind|we get|i get|the answer)\b[^?]*\b(is|are|'s|ist|sind|fine|ok|okay|valid|"
     r"holds?|gilt|works?)\b[^?]*\?+\s*$|\b(so|then|also|dann) (it'?s|its|it is|that'?s|thats|es ist|das ist|"
@@ -299,7 +312,10 @@ BEHAVIOUR_REPORT = (
     r"\bmein\w* [\w*-]+( [\w*-]+)? (ist|scheint) (falsch|kaputt|fehlerhaft)\b|"
     r"\bwhen i (run|call|execute|start|test) (it|this|them|the|my)\b|"
     r"\bwenn ich (\w+ ){0,3}(aufrufe|ausfuehre|starte|laufen lasse|teste)\b|"
-    r"\bmy output\b|\bmeine ausgabe\b"
+    r"\bmy output\b|\bmeine ausgabe\b|"
+    # a program as the subject, with or without "my": "the mcts bot ignores ...", "die KI opfert ..."
+    rf"\b(bot|ai|ki|agent|program|programm|solver|implementation|implementierung|script|skript|engine)\b( \w+)? "
+    rf"({RUN_VERB_EN}|{RUN_VERB_DE})\b"
 )
 
 BAD_BEHAVIOUR = (
@@ -362,7 +378,10 @@ WHAT_NEXT = (
 )
 
 STATE_EACH_STEP = (
-    r"\bin (what|which) order\b|\bin welcher reihenfolge\b|\bin order\b(?! to)|"
+    r"\bin (what|which) order\b|\b(what'?s|what is|whats|what are|was ist|was liegt|was steht) (on|in|auf|im|in der) "
+    r"(the |dem |der )?(call )?(stack|queue|frontier|heap|open list|table|tabelle|warteschlange)\b|"
+    r"\bwhich (node|child|children|move|state|city|edge|arc|variable|value|element|pivot|branch|leaf|leaves)\w* "
+    r"(does|do|would|will|gets?|is|are) [^?]{0,30}\b(pick|choose|select|expand|visit|pop|prune|take|assign)\w*|\bin welcher reihenfolge\b|\bin order\b(?! to)|"
     r"\b(what'?s|what is|whats|give me|list) the (\w+ )?order\b(?! of)|\border\b.{0,30}\b(visit|expand|pop|explor)\w*|"
     r"\bhow do the (\w+ )?(values?|costs?|bounds?|scores?|distances?|labels?) (go|propagate|change|move|get|flow|update)|"
     r"\bwhich (nodes|states|cells|values|calls|moves)\b.{0,20}\b(visited|expanded|popped|pruned|generated|explored|"
@@ -412,3 +431,7 @@ HOW_QUESTION = r"^(\w+[,:]? ){0,3}how (does|do|is|are|can|could|would|did)\b|\bw
 # Pasted code and what "this" does when run ("this explores deep first not wide, why").
 CODE_BEHAVIOUR = rf"\b(this|it|the code|the function|that|es|der code|die funktion) (\w+ )?{RUN_VERB_EN}\b|" \
     rf"\b(das|es|der code|die funktion) (\w+ )?{RUN_VERB_DE}\b"
+
+# A statement (no question at all) that something of the learner's contradicts itself: "my LCS table has 5 in the
+# corner but the strings only share 4 letters".
+CONTRADICTION = r"^(?!.*\?)(?=.*\b(my|mein\w*)\b).*\b(but|aber|obwohl|even though|although)\b"

@@ -90,6 +90,8 @@ How a question is scored (pure; same input, same result):
                         expand a node twice", "how come IDS keeps redoing the top levels")
      expected_differs   the learner already knows the right value: but the optimal/correct is, should ... but,
                         than it should, supposed to, even though, sollte aber, richtig waere, muesste, obwohl
+     contradiction_report  a statement with no question mark at all in which something of the learner's
+                        contradicts expectation: "my table has 5 in the corner but the strings share only 4"
      implementation_detail  the learner describes how they coded it: "i use/do/test/mark/push ...", "ich markiere",
                         or an inline `code` span
    tracing
@@ -108,8 +110,9 @@ How a question is scored (pure; same input, same result):
                         up, what does the queue/stack/frontier contain/look like, after the third iteration, wie
                         sieht ... aus, wie veraendert sich, nach dem dritten Schritt
 
-   The debugging rules not_working, hangs_or_crashes and bad_behaviour do not count in a general why-question
-   (no my/I, no pasted code): "how come greedy can get stuck in loops" asks about an algorithm, not a bug.
+   The debugging rules not_working, hangs_or_crashes and bad_behaviour do not count in a general why-, which- or
+   what-question (no my/I, no pasted code): "how come greedy can get stuck in loops" asks about an algorithm, and
+   "which SQL keyword removes duplicate rows" for a fact, not about a bug.
 
    Precedence follows from the weights: a confirmation request (check_request 2.5, tag 1.5) on a stated claim is
    verification, even when the claim describes what an algorithm returns; a wrong output the learner already
@@ -281,9 +284,9 @@ def _rx(name: str, intent: Intent, weight: float, pattern: str) -> Rule:
 
 
 def _symptom(name: str, weight: float, pattern: str) -> Rule:
-    """A debugging pattern that does not count in a general why-question: no my/I and no pasted code, so the
-    behaviour described is an algorithm's in general ("how come greedy can get stuck in loops but A* doesn't")."""
-    compiled, general = re.compile(pattern), re.compile(P.GENERAL_WHY)
+    """A debugging pattern that does not count in a general why/which/what-question: no my/I and no pasted code, so
+    the behaviour described is an algorithm's in general ("how come greedy can get stuck in loops but A* doesn't")."""
+    compiled, general = re.compile(pattern), re.compile(P.GENERAL_QUESTION)
     return Rule(name, Intent.DEBUGGING, weight, lambda m: compiled.search(m.text) is not None
                 and (m.has_code or general.search(m.text) is None))
 
@@ -331,6 +334,7 @@ RULES: tuple[Rule, ...] = (
          lambda m: m.has_code and re.search(P.CODE_BEHAVIOUR, m.text) is not None
          and re.search(P.WORKS_CLAIMED + "|" + P.CHECK, m.text) is None),
     _rx("expected_differs", Intent.DEBUGGING, 2.0, P.EXPECTED_DIFFERS),
+    _rx("contradiction_report", Intent.DEBUGGING, 1.5, P.CONTRADICTION),
     _rx("implementation_detail", Intent.DEBUGGING, 1.0, P.IMPLEMENTATION_DETAIL),
     _rx("step_by_step", Intent.TRACING, 2.5, P.STEP_BY_STEP),
     _rx("walk_through", Intent.TRACING, 2.0, P.WALK_THROUGH),
