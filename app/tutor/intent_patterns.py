@@ -44,7 +44,7 @@ CODE_LINE = re.compile(
 # A why- or which/what-question about an algorithm in general ("why does A* never expand a node twice", "which SQL
 # keyword removes duplicate rows") describes behaviour without reporting the learner's own run: no my/I anywhere.
 GENERAL_QUESTION = (
-    r"^(?!.*\b(my|mein\w*|i|ich)\b)(.*\b(why|how come|warum|wieso|weshalb)\b|"
+    r"^(?!.*\b(my|mein\w*|i|ich|implementation|implementierung|code|program|programm|script|bot|solver|version)\b)(.*\b(why|how come|warum|wieso|weshalb)\b|"
     r"(\w+[,:]? ){0,3}(which|what|who|welche\w*|wer)\b)"
 )
 
@@ -67,7 +67,9 @@ CHECK = (
     r"(right|correct|ok)\b|\b(does|do|did) (this|that|it|my \w+( \w+)?) (satisfy|meet|fulfil\w*|violate|respect)\b|"
     r"\b(is )?anything (wrong|missing|off)( here| with (it|this|that))?\s*[?.!]*\s*$|\bdid i (break|miss|forget|mess up|violate|skip|overlook)\b|"
     r"\b(is|are) (the |my |this )?[\w*-]+( [\w*-]+)? (in|at) the (right|correct) (spot|place|position|order|index)\b|"
-    r"\bor is (this|that|it) (fine|ok|okay|correct|right|allowed)\b|\bis it (fine|ok|okay|alright|allowed|legit|"
+    r"\bor is (this|that|it) (fine|ok|okay|correct|right|allowed)\b|\b(is|was) (that|this) what (you|u) (get|got|have)\b|"
+    r"\bdo (you|u) get the same\b|\banything (i'?m|im|i am|i) (missing|forgetting|overlooking)\b|\bdid i miss anything\b|"
+    r"\bhab(e)? ich (was|etwas) (vergessen|uebersehen)\b|\bis it (fine|ok|okay|alright|allowed|legit|"
     r"valid) (to|like this|if)\b|\bwho'?s right\b|"
     r"\bcorrect me if\b|\b(am i|i'?m|im) (right|wrong)\b|\birre ich mich\b|\bkorrigier\w* mich\b|"
     # an inference of the learner's to confirm: "does that mean ...?", "heisst das dann ...?"
@@ -77,7 +79,8 @@ CHECK = (
 OWN_ANSWER = (
     r"\b(my|final) (\w+ )?(answer|solution|result|proof|reasoning|trace|passes|steps|order|table|values|"
     r"working|attempt|cheat sheet|derivation)\b|^answer\s*:|\bi (got|get|said|wrote|think|"
-    r"believe|guess|put|would say|d say)\b|\bich (wuerde|wuerd) sagen\b|\bpretty sure\b|\bi (computed|calculated|counted|found|came up with|end(ed)? up with)\b|"
+    r"believe|guess|put|would say|d say)\b|\bich (wuerde|wuerd) sagen\b|\bpretty sure\b|\bi (computed|calculated|counted|found|came up with|end(ed)? up with|checked|verified|showed|proved|argued|derived|"
+    r"concluded)\b|"
     r"\bich (komme|kam) auf\b|\bi (have|had|now have) (\[|\d|[a-z]\w* ?=)|\bbei mir kommt\b|\bich hab(e)? \w+( \w+)? (gezaehlt|berechnet|ausgerechnet|bekommen)\b|\bmy understanding\b|\bich (glaube|denke)\b|\bhab(e)?\b[^.?!]*\braus\b|"
     r"\bhab(e)? (\w+ )?(verglichen|geprueft|nachgerechnet|ueberprueft|gezaehlt|berechnet|ausgerechnet)\b|"
     r"\bmeine? (loesung|antwort|ergebnis|rechnung)\b|^claim\b|\bclaim:|\bbehauptung\b|\bals ergebnis\b|\b(so|also) .*\b(basically|just the same|the same as|dasselbe|im grunde)\b|\bhab(e)? (fuer|bei)\b"
@@ -193,7 +196,7 @@ INTUITION = (
     r"\bintuiti\w*|\bthe point of\b|\bwhats the point\b|\bhelp me understand\b|\bexplain (why|how)\b|"
     r"\b(dont|don't|do not) (get|understand) (why|how|the)\b|\bthink recursively\b|\bbenefit\b|"
     r"\b(versteh|verstehe) (ich )?(nicht|nich)\b|\bwhat'?s the (idea|benefit)\b|"
-    r"\bwas bringt\b|\bueberhaupt\b|\bwhat'?s the (use|purpose|reason|sense|motivation|rationale)\b|"
+    r"\bwas bringt\b|\bueberhaupt\b|\b(der|den) sinn (von|des|der|dahinter)\b|\bwhat'?s the (use|purpose|reason|sense|motivation|rationale)\b|"
     r"\b(trying to|want to|wanna|need to|can'?t|cannot|still) (get|understand|see|grasp|figure out) (why|how)\b|"
     r"\bwhat (is|are) \w+( \w+)? (good|useful|needed) for\b|\bwhat'?s (so )?special about\b|"
     r"\bhow (do|can|would) (i|you|we|one) (spot|recogni[sz]e|tell|see|notice)\b|\bworan erkenn\w*\b|\bin what sense\b|\binwiefern\b|\bin welchem sinne?\b"
@@ -253,7 +256,10 @@ OWN_ANSWER = OWN_ANSWER
 
 ERROR_MESSAGE = (
     r"\b\w+(error|exception)\b|\berror\b|\btraceback\b|\bsegmentation fault\b|\bcore dumped\b|"
-    r"\bfehler(meldung)?\b|\bstack overflow\b|\bmax(imum)? recursion depth\b|\brecursion (limit|depth) exceeded\b"
+    r"\bfehler(meldung)?\b|\bstack overflow\b|\bmax(imum)? recursion depth\b|\brecursion (limit|depth) exceeded\b|"
+    # Python's messages quoted without their exception name
+    r"\bobject is not (subscriptable|callable|iterable)\b|\bhas no attribute\b|\bnot supported between\b|"
+    r"\bout of range\b|\bis not defined\b|\bunhashable\b|\breferenced before assignment\b|\bdivision by zero\b"
 )
 
 WRONG_OUTPUT = (
@@ -288,7 +294,8 @@ HANGS_OR_CRASHES = (
     r"\bendless\w*|\bendlos\w*|\bstuerzt\b.*\bab\b|\babstuerz\w*|\bfreez\w*|\b(it|program|code|solver|script|kernel|process) dies\b|\bdies (with|on|after|when|at)\b|"
     # still running long after it should have finished
     r"\b(still|been|keeps) running\b|\brunning for (\d+|over|more than|hours|minutes|ages|ever)\b|\btakes forever\b|\blaeuft (seit|immer noch|ewig)\b|"
-    r"\bdauert ewig\b|\bewig\b"
+    r"\bdauert ewig\b|\bewig\b|\b(runs?|running|ran) out of memory\b|\bout of memory\b|\bmemory ?error\b|"
+    r"\bspeicher (voll|ueberlauf|laeuft voll)\b|\bgets killed\b"
 )
 
 FIND_BUG = (
@@ -392,6 +399,9 @@ STATE_EACH_STEP = (
     r"\blist the expanded\b|\bin the order\b|"
     r"\bwhat (does|do|is|are) (in )?the (\w+ )?(frontier|queue|stack|open list|fringe|table|heap|list|set)\b.*"
     r"\b(contain|hold|look like|after|at|when)\b|"
+    r"\bafter (expanding|popping|visiting|adding|removing|inserting|processing|exploring|pushing) \w+|"
+    r"\bnach dem (expandieren|besuchen|einfuegen|entfernen) \w+|\bwhat (goes|gets added|is added|comes|gets pushed) "
+    r"(in|into|onto|on|to) the (frontier|queue|stack|heap|list|open list)\b|"
     r"\bafter (the )?(first|second|third|fourth|fifth|\d+(st|nd|rd|th)?|next|last) (\w+ )?(iteration|step|expansion|"
     r"pop|round|call|move|pass)\b|\bnach (dem|der) (ersten|zweiten|dritten|vierten|\d+\.) (\w+ )?(iteration|"
     r"schritt|expansion|runde|aufruf|durchlauf)\b"
@@ -429,7 +439,7 @@ WORKS_CLAIMED = (
 HOW_QUESTION = r"^(\w+[,:]? ){0,3}how (does|do|is|are|can|could|would|did)\b|\bwie (kann|weiss|merkt|entscheidet)\b"
 
 # Pasted code and what "this" does when run ("this explores deep first not wide, why").
-CODE_BEHAVIOUR = rf"\b(this|it|the code|the function|that|es|der code|die funktion) (\w+ )?{RUN_VERB_EN}\b|" \
+CODE_BEHAVIOUR = rf"(\b(this|it|the code|the function|that|es|der code|die funktion)|\b\w+\([^)]*\)) (\w+ )?{RUN_VERB_EN}\b|" \
     rf"\b(das|es|der code|die funktion) (\w+ )?{RUN_VERB_DE}\b"
 
 # A statement (no question at all) that something of the learner's contradicts itself: "my LCS table has 5 in the
