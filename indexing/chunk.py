@@ -19,17 +19,23 @@ from indexing.models import Chunk, SourceKind
 
 _ABBREV = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|fig|eq|sec|ch|no|approx|resp|bzw|z\.b|d\.h|u\.a|usw|vgl|ca|dr|prof)\.$", re.I)
 _LIST_MARKER = re.compile(r"^(?:\(?\d{1,3}[.)]|[a-h][.)])$")
-_SENT_END = re.compile(r"(?<=[.!?:])[\"')\]]*\s+(?=[\"'(\[]?[A-ZÄÖÜ0-9])")
+_SENT_END = re.compile(r"(?<=[.!?:])[\"')\]]*\s+(?=[\"'(\[]?[A-ZÄÖÜ0-9•▪◦‣])")
 
 
 @dataclass(frozen=True, slots=True)
 class Unit:
-    """A sentence (or a whole code listing) with its page and section."""
+    """A sentence (or a whole code listing) with the page it starts on, its section, and the page it ends on when
+    it runs across a page break (0: the same page)."""
 
     text: str
     page: int
     section: str
     code: bool = False
+    last_page: int = 0
+
+    @property
+    def end_page(self) -> int:
+        return max(self.page, self.last_page)
 
 
 def body_font_size(pages: list[Page]) -> float:
@@ -117,11 +123,14 @@ def pages_to_units(pages: list[Page]) -> list[Unit]:
             pos += len(part) + 1
         text = joined
         pos = 0
+        def page_at(i: int) -> int:
+            return next((p for off, p in reversed(offsets) if off <= max(i, 0)), offsets[0][1])
+
         for sent in split_sentences(text):
             idx = text.find(sent, pos)
             pos = idx + len(sent) if idx >= 0 else pos
-            page = next((p for off, p in reversed(offsets) if off <= max(idx, 0)), offsets[0][1])
-            units.append(Unit(sent, page, section))
+            page, last = page_at(idx), page_at(idx + len(sent) - 1 if idx >= 0 else idx)
+            units.append(Unit(sent, page, section, last_page=last if last != page else 0))
         prose.clear()
 
     def flush_code() -> None:
@@ -188,7 +197,8 @@ def _split_long(unit: Unit, limit: int) -> list[Unit]:
             cur = f"{cur}{sep}{token}" if cur else token
     if cur:
         pieces.append(cur)
-    return [Unit(p, unit.page, unit.section, unit.code) for p in pieces]
+    # without character offsets per page, every piece of a sentence that crosses a page break keeps its whole range
+    return [Unit(p, unit.page, unit.section, unit.code, unit.last_page) for p in pieces]
 
 
 def _join(units: list[Unit]) -> str:
@@ -252,7 +262,7 @@ def chunk_pages(
                 source=source,
                 source_kind=source_kind,
                 page_start=min(u.page for u in g),
-                page_end=max(u.page for u in g),
+                page_end=max(u.end_page for u in g),
                 section=g[0].section,
                 text=_join(g),
             )

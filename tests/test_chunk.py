@@ -73,3 +73,29 @@ def test_chunk_pages_provenance_and_stable_ids():
     ]
     assert chunks[0].text == "Breadth-first search expands the shallowest node. It uses a FIFO queue. It is complete."
     assert pages_to_units(pages)[1].page == 4
+
+
+def test_a_sentence_across_a_page_break_ends_the_chunk_on_the_later_page():
+    def pg(n: int, *texts: str) -> Page:
+        return Page(n, tuple(Line(t, 11.0, False, False, y0=15.0 * i) for i, t in enumerate(texts)))
+
+    pages = [
+        pg(25, "• Frontier: the set of generated but not yet expanded nodes. The glossary goes on with"),
+        pg(26, "the remaining terms of the chapter. • Ply: one move by one player."),
+    ]
+    units = pages_to_units(pages)
+    assert [(u.text, u.page, u.end_page) for u in units] == [
+        ("• Frontier: the set of generated but not yet expanded nodes.", 25, 25),
+        ("The glossary goes on with the remaining terms of the chapter.", 25, 26),
+        ("• Ply: one move by one player.", 26, 26),
+    ]
+    chunks = chunk_pages(pages, course="ai", source="g.pdf", source_kind="official", doc_hash="e" * 64)
+    assert [(c.page_start, c.page_end) for c in chunks] == [(25, 26)]
+
+
+def test_bullets_start_new_sentences():
+    assert split_sentences("Ply: one move. • Quiescent position: a calm one. ▪ Horizon effect: a delay.") == [
+        "Ply: one move.",
+        "• Quiescent position: a calm one.",
+        "▪ Horizon effect: a delay.",
+    ]
