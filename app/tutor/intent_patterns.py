@@ -62,7 +62,7 @@ CHECK = (
     r"\b(do|did) i (have|understand|get) (this|that|it) (right|correctly)\b|\bcan (i|we) say\b|"
     r"\bkann (man|ich) (das )?so sagen\b|\b(does|do) (this|that|it) (hold|check out|make sense)\b|"
     # a check asked for in a few words, or of one part of the learner's own work
-    r"\b(pls|please|plz|bitte|kurz|mal) (check|verify|confirm|pruefen|kontrollieren|checken)\b|\bcheck\s*[?.!]*$|"
+    r"\bsanity[- ]check\b|\bquick check\b|\bkurzer check\b|\b(pls|please|plz|bitte|kurz|mal) (check|verify|confirm|pruefen|kontrollieren|checken)\b|\bcheck\s*[?.!]*$|"
     r"\bist meine? [^?]{0,60}\b(richtig|korrekt)\b|\bis (step|line|row|part|entry|pass|iteration|round) \w+ "
     r"(right|correct|ok)\b|\b(does|do|did) (this|that|it|my \w+( \w+)?) (satisfy|meet|fulfil\w*|violate|respect)\b|"
     r"\b(is )?anything (wrong|missing|off)( here| with (it|this|that))?\s*[?.!]*\s*$|\bdid i (break|miss|forget|mess up|violate|skip|overlook)\b|"
@@ -78,10 +78,11 @@ CHECK = (
 )
 OWN_ANSWER = (
     r"\b(my|final) (\w+ )?(answer|solution|result|proof|reasoning|trace|passes|steps|order|table|values|"
-    r"working|attempt|cheat sheet|derivation)\b|^answer\s*:|\bi (got|get|said|wrote|think|"
+    r"working|attempt|cheat sheet|derivation)\b|^answer\s*:|\b(?<!that )(?<!if )(?<!when )i (got|get(?! (that|why|how|it|the idea|the point|what))|said|wrote|think|"
     r"believe|guess|put|would say|d say)\b|\bich (wuerde|wuerd) sagen\b|\bpretty sure\b|\bi (computed|calculated|counted|found|came up with|end(ed)? up with|checked|verified|showed|proved|argued|derived|"
     r"concluded)\b|"
-    r"\bich (komme|kam) auf\b|\bi (have|had|now have) (\[|\d|[a-z]\w* ?=)|\bbei mir kommt\b|\bich hab(e)? \w+( \w+)? (gezaehlt|berechnet|ausgerechnet|bekommen)\b|\bmy understanding\b|\bich (glaube|denke)\b|\bhab(e)?\b[^.?!]*\braus\b|"
+    r"\bich (komme|kam) auf\b|^(got|get|have|found|computed|calculated|hab|habe)\b|\bhere'?s my\b|\bhere is my\b|"
+    r"\bhier (ist|sind) mein\w*\b|\bi (pruned|expanded|popped|picked|chose|assigned|colou?red|placed|filled)\b|\bi (have|had|now have) (\[|\d|[a-z]\w* ?=)|\bbei mir kommt\b|\bich hab(e)? \w+( \w+)? (gezaehlt|berechnet|ausgerechnet|bekommen)\b|\bmy understanding\b|\bich (glaube|denke)\b|\bhab(e)?\b[^.?!]*\braus\b|"
     r"\bhab(e)? (\w+ )?(verglichen|geprueft|nachgerechnet|ueberprueft|gezaehlt|berechnet|ausgerechnet)\b|"
     r"\bmeine? (loesung|antwort|ergebnis|rechnung)\b|^claim\b|\bclaim:|\bbehauptung\b|\bals ergebnis\b|\b(so|also) .*\b(basically|just the same|the same as|dasselbe|im grunde)\b|\bhab(e)? (fuer|bei)\b"
 )
@@ -140,7 +141,8 @@ WHAT_IS = (
 
 DEFINE = (
     r"\b(define|definition|defintion|meaning of|stands? for|was versteht man unter|wofuer steht|"
-    r"begriff|explain|erklaer\w*|tell me about|defined|denoted|definiert)\b"
+    r"begriff|explain|erklaer\w*|tell me about|defined|denoted|definiert|definitions?)\b|\bwhat'?s meant by\b|"
+    r"\bwhat is meant by\b|\bgemeint\b"
 )
 
 FACT_WHICH = (
@@ -210,13 +212,14 @@ RELATION = (
     r"\b(are there|is there|gibt es) (any )?(cases|situations|"
     r"faelle|situationen)\b|\bhow (are|is) [^?]{1,40}\brelated\b|"
     # a yes/no question whether a property holds in general: "does a better heuristic always ...?"
-    r"^(does|do|is|are|can|will|would|bringt|ist|sind|kann|hat|findet|gibt)\b[^?]*\b(always|immer|never|necessarily|"
+    r"(^|[,.;:]\s*)(does|do|is|are|can|will|would|bringt|ist|sind|kann|hat|findet|gibt)\b[^?]*\b(always|immer|never|necessarily|"
     r"notwendigerweise|zwangslaeufig|automatically|automatisch|in general)\b[^?]*\?"
 )
 
 WHAT_IF = (
     r"\bwhat happens (to [^?.,]{1,40} )?if\b|\bwas (bedeutet|heisst|aendert) (das|es|dies|sich) (fuer|an)\b|\b(does|do|would|will) [^?.]{0,60}\bmatter\b|\bspielt\b.*\brolle\b|\bwhat changes\b|\bwas passiert,? wenn\b|"
-    r"\bwhat if\b|\bwould be fine\b|\bwhat (would|could|will|might) (happen|go wrong|change|break)\b|"
+    r"\bwhat if\b|\bwould be fine\b|\b(does|do|would|can|will) [^?]{1,60}\b(affect|influence|impact)\b|"
+    r"\b(beeinflusst|beeinflussen)\b|\bwhat (would|could|will|might) (happen|go wrong|change|break)\b|"
     r"\bwas (wuerde|koennte|wird) (passieren|schiefgehen|sich aendern)\b"
 )
 
@@ -226,7 +229,8 @@ TAG_QUESTION = (
     r"(\bright|\bcorrect|\brichtig|\bkorrekt|\bor not|\boder|\bor false|\bnicht wahr|\bstimmt'?s?|"
     r"\bisn'?t it|\bdoesn'?t it|\bno|,\s*(is|isn'?t|does|doesn'?t|can|can'?t|are|aren'?t) (it|that|this|they)|"
     r"\boder nicht|\bnicht)\s*\?*\s*$|\b(right|correct|richtig|true|oder)\?|"
-    r"[,.;:]\s*(yes|ja|ne|gell|ok|okay|fine|true|wahr)\s*\?+\s*$|\b(also|so|dann|then) (ja|yes|nein|no)\s*\?"
+    r"[,.;:]\s*(yes|ja|ne|gell|ok|okay|fine|true|wahr|matches|match|agree|agreed|plausible|plausibel|makes sense|"
+    r"checks out|sound right|sounds right|good enough)\s*\?+\s*$|\b(also|so|dann|then) (ja|yes|nein|no)\s*\?"
 )
 # A tag is not a confirmation request when the sentence it ends is itself an open (wh-) question ("wann ist es
 # sinnvoll und wann nicht?"), and it adds nothing when a full check request already fired on the same words.
@@ -294,7 +298,8 @@ HANGS_OR_CRASHES = (
     r"\bendless\w*|\bendlos\w*|\bstuerzt\b.*\bab\b|\babstuerz\w*|\bfreez\w*|\b(it|program|code|solver|script|kernel|process) dies\b|\bdies (with|on|after|when|at)\b|"
     # still running long after it should have finished
     r"\b(still|been|keeps) running\b|\brunning for (\d+|over|more than|hours|minutes|ages|ever)\b|\btakes forever\b|\blaeuft (seit|immer noch|ewig)\b|"
-    r"\bdauert ewig\b|\bewig\b|\b(runs?|running|ran) out of memory\b|\bout of memory\b|\bmemory ?error\b|"
+    r"\bdauert ewig\b|\bewig\b|\b(loops?|looping|cycles?|cycling|bounces?|bouncing|oscillat\w*|springt|pendelt)\b"
+    r"[^.?!]{0,40}\b(forever|endlessly|endlos|ewig|hin und her|back and forth)\b|\b(runs?|running|ran) out of memory\b|\bout of memory\b|\bmemory ?error\b|"
     r"\bspeicher (voll|ueberlauf|laeuft voll)\b|\bgets killed\b"
 )
 
@@ -316,6 +321,7 @@ BEHAVIOUR_REPORT = (
     rf"\bmein\w* (\w+ )?(code|programm|implementierung|funktion|skript|abfrage|algorithmus)\b.*\b{RUN_VERB_DE}\b|"
     rf"\b(in|with) my (code|program|implementation|version)\b.*\b{RUN_VERB_EN}\b|"
     r"\bmy [\w*-]+( [\w*-]+)? (is|seems|looks) (wrong|broken|buggy|incorrect|off)\b|"
+    rf"\bmy (?!{OWN_CLAIM_NOUN}\b)([\w*-]+ ){{0,4}}?(is|are|seems|looks|runs|gets|becomes|ist|wird|sind) ({ANOMALY})|"
     r"\bmein\w* [\w*-]+( [\w*-]+)? (ist|scheint) (falsch|kaputt|fehlerhaft)\b|"
     r"\bwhen i (run|call|execute|start|test) (it|this|them|the|my)\b|"
     r"\bwenn ich (\w+ ){0,3}(aufrufe|ausfuehre|starte|laufen lasse|teste)\b|"
@@ -363,7 +369,7 @@ STEP_BY_STEP = (
 
 WALK_THROUGH = (
     r"\bwalk (me )?(through|thru)\b|\bgo(es)? (through|thru)\b|\bstep through\b|\bdry run\b|"
-    r"^(?!.*\b(my|meine[nm]?) (\w+ )?trace\b).*\btrace\b(?! (check|pruefen))|\bdurchgeh\w*|"
+    r"^(?!.*\b(my|meine[nm]?) ([\w*-]+ )?trace\b).*\btrace\b(?! (check|pruefen))|\bdurchgeh\w*|"
     r"\bshow (me )?(\w+ ){0,3}(iteration|run|pass|round|expansion|execution)\b|\blist (every|each|all)\b|"
     r"\bhow (do|would|can) (i|you|we|one) (run|apply|execute)\b|\bsimulate\b|\bsimuliere\w*|\brun \w+( \w+)? on\b|"
     r"\bfuehr\w*\b.*\bdurch\b|\bgeh\w*\b.*\bdurch\b|\bablauf\b|\bablaeuft\b|\blaeuft\b.*\bab\b|\bdemonstrate\b|"
@@ -391,8 +397,9 @@ STATE_EACH_STEP = (
     r"(does|do|would|will|gets?|is|are) [^?]{0,30}\b(pick|choose|select|expand|visit|pop|prune|take|assign)\w*|\bin welcher reihenfolge\b|\bin order\b(?! to)|"
     r"\b(what'?s|what is|whats|give me|list) the (\w+ )?order\b(?! of)|\border\b.{0,30}\b(visit|expand|pop|explor)\w*|"
     r"\bhow do the (\w+ )?(values?|costs?|bounds?|scores?|distances?|labels?) (go|propagate|change|move|get|flow|update)|"
-    r"\bwhich (nodes|states|cells|values|calls|moves)\b.{0,20}\b(visited|expanded|popped|pruned|generated|explored|"
-    r"called|made)\b|"
+    r"\bwhich (nodes|states|cells|values|calls|moves|variables|arcs|edges)\b.{0,20}\b(visited|expanded|popped|pruned|"
+    r"generated|explored|called|made|removed|deleted|assigned|added|pushed|cut|eliminated|updated)\b|"
+    r"\bafter [\w*-]+ ?= ?\w+|\bwhat happens (in|during|on|at) the (first|second|third|fourth|\d+\w*|next|last)\b|"
     r"\bwhat does the (frontier|queue|stack|open list|fringe|table|heap)\b.*\blook like\b|"
     r"\bhow does the (call )?(stack|queue|table|heap|tree)\b.*\blook\b|\bwie sieht (der|die|das)\b.*\baus\b|"
     r"\bwie (veraender|entwickel)\w* sich\b|\bhow do(es)? [^?]{1,30}\b(change|evolve|develop|get updated|update)\b[^?]{0,30}\b(during|while|as|over)\b|\bwhat is in the (queue|stack|priority queue|frontier)\b|"
@@ -416,13 +423,14 @@ HOW_RUN = (
     r"durchfuehren|rechnen)\b|"
     # ... or what it does / yields there
     r"\bwhat (does|do|would|will) [\w*-]+( [\w*-]+)? (do|return|output|produce|give|yield)\b|"
-    r"\bwhat('?s| is| are) the (result|output|outcome|order|path|value)s? (of|from|for|when)\b|^(run|do|apply|execute) \w+"
+    r"\bwhat('?s| is| are) the (result|output|outcome|order|path|value)s? (of|from|for|when)\b|"
+    r"^(please |pls |bitte )?(run|do|apply|execute|expand|fill( in)?|compute|calculate|draw|write down|simulate) \w+"
 )
 # ... on a concrete instance the learner names: a literal list, "on the campus map", "figure 3.1", "aufgabe 4".
 INSTANCE = (
     r"\[[^\]]*\d[^\]]*\]|\b\d+(,? \d+){2,}\b|\b(this|that|these|our|the following|the given|the new|the small|diesem|dieser|diesen|"
     r"dem folgenden|unserem|unserer) ([\w*.-]+ ){0,3}(map|graph|tree|grid|example|instance|board|list|array|puzzle|"
-    r"karte|baum|graphen|beispiel|liste)\b|\b(map|karte)\b|\b(the|dem|im) (example|beispiel)\b|"
+    r"karte|baum|graphen|beispiel|liste)\b|\b(map|karte)\b|\b(the|dem|im|das) ([\w*-]+ ){0,2}(example|beispiel)\b|"
     r"\b(from|in|on|of|aus|in|auf) (the|der|dem) (lecture|slides?|exercise|sheet|book|script|vorlesung|uebung|folie|"
     r"folien|skript|aufgabe)\b|\b(graph|tree|map|grid)\s*:|"
     r"\b(figure|fig|slide|abb|abbildung|folie|aufgabe|exercise|task|problem|uebung|blatt|sheet|q) ?\d"
@@ -436,7 +444,7 @@ WORKS_CLAIMED = (
     r"ok|okay|on (all|every|my)\b)(?![^.?!]*\bbut (on|for|with|when|if|not)\b)|\btests? (pass|passes|laufen durch|sind gruen)\b|\bfunktioniert (bei mir|soweit)\b"
 )
 # Any other how-question about a method: how it knows, decides, avoids ... (weaker than how_it_works).
-HOW_QUESTION = r"^(\w+[,:]? ){0,3}how (does|do|is|are|can|could|would|did)\b|\bwie (kann|weiss|merkt|entscheidet)\b"
+HOW_QUESTION = r"(^|[.!?]\s+|\bbut |\band )(\w+[,:]? ){0,3}how (does|do|is|are|can|could|would|did)\b|\bwie (kann|weiss|merkt|entscheidet)\b"
 
 # Pasted code and what "this" does when run ("this explores deep first not wide, why").
 CODE_BEHAVIOUR = rf"(\b(this|it|the code|the function|that|es|der code|die funktion)|\b\w+\([^)]*\)) (\w+ )?{RUN_VERB_EN}\b|" \

@@ -222,8 +222,8 @@ _EMPHASIS = re.compile(r"[*_]{1,2}(\w[^*_\n]*?)[*_]{1,2}")  # *think* -> think
 
 def _fix_typo(match: re.Match[str]) -> str:
     word = match.group(0)
-    if len(word) < 6 or word in _CUE_SET or any(word.startswith(c) for c in P.CUE_WORDS):
-        return word  # a cue itself or an inflection of one ("simulated"), not a typo
+    if len(word) < 6 or word in _CUE_SET or any(word.startswith(c) or c.startswith(word) for c in P.CUE_WORDS):
+        return word  # a cue itself, an inflection of one ("simulated") or its stem ("happen"), not a typo
     # One dropped or doubled letter ("corect", "crashs") ...
     best = process.extractOne(word, P.CUE_WORDS, scorer=Indel.distance, score_cutoff=1)
     if best is not None:
