@@ -44,7 +44,7 @@ CODE_LINE = re.compile(
 # A why- or which/what-question about an algorithm in general ("why does A* never expand a node twice", "which SQL
 # keyword removes duplicate rows") describes behaviour without reporting the learner's own run: no my/I anywhere.
 GENERAL_QUESTION = (
-    r"^(?!.*\b(my|mein\w*|i|ich|implementation|implementierung|code|program|programm|script|bot|solver|version)\b)(.*\b(why|how come|warum|wieso|weshalb)\b|"
+    r"^(?!.*\b(my|mein\w*|i|ich|bei mir|implementation|implementierung|code|program|programm|script|bot|solver|version)\b)(.*\b(why|how come|warum|wieso|weshalb)\b|"
     r"(\w+[,:]? ){0,3}(which|what|who|welche\w*|wer)\b)"
 )
 
@@ -54,7 +54,8 @@ CHECK = (
     r"\b(am i|did i (get|do) (this|that|it) (right|correctly))\b|\bdid i do it\b|\bam i right\b|"
     r"\b(can|could|would) (you|u|someone|anyone) (please |pls )?(check|confirm|verify|double check|look at)\b|"
     r"\bdouble[- ]?check\b|\bcheck (my|this|if|whether)\b|\bconfirm\b|\blooks? (ok|okay|right|good|correct)\b|"
-    r"\bstimmt (das|so|meine?|es)\b|\bist (das|dies|meine?) (\S+ )?(so )?(richtig|korrekt|ok)\b|\bgeht das so\b|\bso ok\b|\brichtig so\b|"
+    r"\bstimmt (das|so|meine?|es|die|der|den)\b|\b(so )?in ordnung\s*\?|\bist (das|dies|mein\w*) [^?]{0,40}\bin ordnung\b|"
+    r"\bis my [\w*-]+( [\w*-]+)? (ok|okay|fine|alright)\b|\bist (das|dies|meine?) (\S+ )?(so )?(richtig|korrekt|ok)\b|\bgeht das so\b|\bso ok\b|\brichtig so\b|"
     r"\bso (richtig|korrekt)\b|\bpasst (das|die|der|mein|meine?) ?\w*\b|\b(ueber)?pruefen\b|\bkontrollier|"
     r"\bliege ich\b.*\brichtig\b|\bhab(e)? ich (das|es) richtig\b|\bdrueber (schauen|gucken)\b|\bchecken\b|"
     r"\bis (that|this|it) (so )?correct\b|\bcorrect or not\b|\bis (this|that) (how|the (right|correct|proper) way)\b|"
@@ -81,7 +82,7 @@ OWN_ANSWER = (
     r"working|attempt|cheat sheet|derivation)\b|^answer\s*:|\b(?<!that )(?<!if )(?<!when )i (got|get(?! (that|why|how|it|the idea|the point|what))|said|wrote|think|"
     r"believe|guess|put|would say|d say)\b|\bich (wuerde|wuerd) sagen\b|\bpretty sure\b|\bi (computed|calculated|counted|found|came up with|end(ed)? up with|checked|verified|showed|proved|argued|derived|"
     r"concluded)\b|"
-    r"\bich (komme|kam) auf\b|^(got|get|have|found|computed|calculated|hab|habe)\b|\bhere'?s my\b|\bhere is my\b|"
+    r"\bich (komme|kam) auf\b|\b(bekomme|kriege|erhalte) ich\b|\bich (bekomme|kriege|erhalte)\b|^(got|get|have|found|computed|calculated|hab|habe)\b|\bhere'?s my\b|\bhere is my\b|"
     r"\bhier (ist|sind) mein\w*\b|\bi (pruned|expanded|popped|picked|chose|assigned|colou?red|placed|filled)\b|\bi (have|had|now have) (\[|\d|[a-z]\w* ?=)|\bbei mir kommt\b|\bich hab(e)? \w+( \w+)? (gezaehlt|berechnet|ausgerechnet|bekommen)\b|\bmy understanding\b|\bich (glaube|denke)\b|\bhab(e)?\b[^.?!]*\braus\b|"
     r"\bhab(e)? (\w+ )?(verglichen|geprueft|nachgerechnet|ueberprueft|gezaehlt|berechnet|ausgerechnet)\b|"
     r"\bmeine? (loesung|antwort|ergebnis|rechnung)\b|^claim\b|\bclaim:|\bbehauptung\b|\bals ergebnis\b|\b(so|also) .*\b(basically|just the same|the same as|dasselbe|im grunde)\b|\bhab(e)? (fuer|bei)\b"
@@ -195,7 +196,7 @@ WHEN_TO_USE = (
 )
 
 INTUITION = (
-    r"\bintuiti\w*|\bthe point of\b|\bwhats the point\b|\bhelp me understand\b|\bexplain (why|how)\b|"
+    r"\bintuiti\w*|\bthe point of\b|\bwhats the point\b|\bhelp me understand\b|\bexplain (why|how)\b|\berklaer\w*,? (wie|warum|wieso|weshalb)\b|"
     r"\b(dont|don't|do not) (get|understand) (why|how|the)\b|\bthink recursively\b|\bbenefit\b|"
     r"\b(versteh|verstehe) (ich )?(nicht|nich)\b|\bwhat'?s the (idea|benefit)\b|"
     r"\bwas bringt\b|\bueberhaupt\b|\b(der|den) sinn (von|des|der|dahinter)\b|\bwhat'?s the (use|purpose|reason|sense|motivation|rationale)\b|"
@@ -286,7 +287,8 @@ NOT_WORKING = (
     r"\b(doesn'?t|does not|isn'?t|won'?t|dont|don'?t|not) (work|terminate|stop|finish|halt|sort)\w*|"
     r"\bnever (terminates|stops|finishes|finds|ends|returns)\b|\bfunktioniert nicht\b|\bgeht nicht\b|"
     r"\bkaputt\b|\bbroken\b|\bfindet\b.*\bnie\b|"
-    r"\bsomething('?s| is) (off|not right|wrong)\b|\b(irgend)?(was|etwas) stimmt\b.*\bnicht\b|"
+    r"\bsomething('?s| is) (off|not right|wrong)\b|\b(terminiert|haelt|stoppt|endet|klappt|sortiert)\b( [\w*-]+){0,3} nicht\b|"
+    r"\blaeuft (einfach |immer )?weiter\b|\b(irgend)?(was|etwas) stimmt\b.*\bnicht\b|"
     r"\bstimmt (da|hier|damit|dabei|bei mir)( \w+)? nicht\b|"
     # works in one case but not in another
     r"\bworks (on|for|with|when|if)\b[^.?!]*\bbut (on|for|with|when|if|not|as soon|once|fails|crashes|dies|breaks)\b|"
@@ -363,7 +365,8 @@ STEP_BY_STEP = (
     r"runde|aufruf|zug|durchlauf|expansion)\b|\bafter each\b|\bschritt fuer schritt\b|\bnach jedem\b|"
     r"\bin jede[rm] (iteration|schritt|schleifendurchlauf)\b|\bjedem (rekursiven|schleifendurchlauf|schritt)\b|"
     r"\b(cell|line|edge|frame|stage|row|zeile|level) (by|fuer|for) (cell|line|edge|frame|stage|row|zeile|"
-    r"level)\b|\bat each\b|\bnacheinander\b|"
+    r"level)\b|\bat each\b|\bnacheinander\b|\bder reihe nach\b|\bzwischenschritt\w*|\bintermediate steps\b|"
+    r"\ball (the )?(steps|intermediate)\b|\balle(n)? schritte\w*\b|"
     r"\b(?!(side|little|day|year|one)\b)(?P<unit>\w+) (by|for|after|fuer|um|nach) (?P=unit)\b"
 )
 
@@ -376,7 +379,7 @@ WALK_THROUGH = (
     r"\bshow (me )?(how|the steps|each|every|which|what)\b|\bhow would \w+ process\b|\bshow the\b|"
     r"\bzeig\w*\b.*\b(ablauf|wie|schritte)\b|\baufbauen\b|\bgets filled\b|"
     r"\bdurch(spiel|rechn|lauf|gang|exerzier)\w*|\bvor(rechn|mach|fuehr)\w*|\b(spiel|rechne)\w*\b.*\bdurch\b|"
-    r"\b(work|play|run) (me )?(through|thru)\b|\b(rechne|mach|fuehr|spiel|zeichne)\w*\b.*\bvor\s*[?.!]*\s*$|\bshow (me )?the (steps|states|values|queue|stack|frontier)\b"
+    r"\b(work|play|run) (me )?(through|thru)\b|\b(rechne|mach|fuehr|spiel|zeichne)\w*\b.*\bvor\s*([?.!,;]|$)|\bshow (me )?the (steps|states|values|queue|stack|frontier)\b"
 )
 
 WHAT_NEXT = (
@@ -399,6 +402,8 @@ STATE_EACH_STEP = (
     r"\bhow do the (\w+ )?(values?|costs?|bounds?|scores?|distances?|labels?) (go|propagate|change|move|get|flow|update)|"
     r"\bwhich (nodes|states|cells|values|calls|moves|variables|arcs|edges)\b.{0,20}\b(visited|expanded|popped|pruned|"
     r"generated|explored|called|made|removed|deleted|assigned|added|pushed|cut|eliminated|updated)\b|"
+    r"\bwelche (knoten|zustaende|werte|zuege|staedte|variablen|kanten)\b.{0,30}\b(expandiert|besucht|entfernt|gestrichen|"
+    r"abgeschnitten|zugewiesen|ausgewaehlt)\w*|"
     r"\bafter [\w*-]+ ?= ?\w+|\bwhat happens (in|during|on|at) the (first|second|third|fourth|\d+\w*|next|last)\b|"
     r"\bwhat does the (frontier|queue|stack|open list|fringe|table|heap)\b.*\blook like\b|"
     r"\bhow does the (call )?(stack|queue|table|heap|tree)\b.*\blook\b|\bwie sieht (der|die|das)\b.*\baus\b|"
