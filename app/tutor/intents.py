@@ -11,15 +11,16 @@ KITE classifies every incoming query with a keyword and pattern matcher before c
 How a question is scored (pure; same input, same result):
 
 1. Normalise: lower-case, German umlauts transliterated (ä→ae, ö→oe, ü→ue, ß→ss) so "prüfen" and "pruefen" are
-   one word, and each word of 6+ letters that is one dropped, doubled or swapped letter away from a cue word is
-   replaced by it ("corect", "infinte", "funktoniert", "korretk"; rapidfuzz Indel and Damerau-Levenshtein).
+   one word, and each word of 6+ letters that is one dropped, doubled or swapped letter away from a cue word (and
+   not its stem, "happen" of "happens") is replaced by it ("corect", "infinte", "funktoniert", "korretk"; rapidfuzz Indel and Damerau-Levenshtein).
    Substitutions are not corrected, because they are mostly other real words ("wichtig"/"richtig",
    "aufgabe"/"ausgabe"); shorter cues list their usual misspellings in the pattern instead ("right" is one letter
    from "might").
 2. Detect pasted material on the original text: `code` (≥ 2 code-like lines or tokens: `def f(`, `return`,
    `for x in`, `while ...:`, assignments, fences) and `trace` (a run of ≥ 3 single capital letters on one line
-   such as "A B D C" or "S-A-D-G", the visiting order a student reports; an adjacency list "A: B, C" is not one). The wording rules below read only the prose
-   lines (code lines removed), so `return 0` inside a snippet is not "returns 0".
+   such as "A B D C" or "S-A-D-G", the visiting order a student reports; an adjacency list "A: B, C" is not one).
+   The wording rules below read only the prose lines (code lines removed), so `return 0` inside a snippet is not
+   "returns 0".
 3. Fire rules. Each rule is a named small pattern with one intent and a weight; an intent's score is the sum of the
    weights of its rules that fired. The rules, by intent (EN and DE in the same pattern; the patterns themselves
    live in `app.tutor.intent_patterns`, one constant per rule, named like the rule in upper case):
@@ -27,7 +28,8 @@ How a question is scored (pure; same input, same result):
    direct
      what_is            what is / whats / wat is / what are / was ist / was sind / was bedeutet / was heisst
                         (not "was bedeutet das fuer ...", which asks for a consequence)
-     define             define, definition, meaning of, stands for, how is X defined, was versteht man unter
+     define             define, definition, meaning of, stands for, how is X defined, what's meant by, gemeint, was
+                        versteht man unter
      fact_which         which / who / how many / welche(r) / wie viele / wie nennt man: asking for a named fact
      fact_property      is X stable/complete/optimal/..., default, complexity / runtime / Laufzeit / big O
    conceptual
@@ -42,37 +44,45 @@ How a question is scored (pure; same input, same result):
                         lohnt es sich
      when_to_use        when should I use / pick, which X should I choose if ..., in which situations, wann nimmt man,
                         wann ist X sinnvoll; the conditions of a property or failure ("when does dfs fail to terminate")
-     intuition          intuition, the point of, help me understand, explain why, in what sense, inwiefern
+     intuition          intuition, the point / use / reason of, what's so special about, help me understand, trying
+                        to get why, how do I spot, explain why, erklaeren wie, der Sinn von, in what sense, inwiefern
      relation           how two concepts relate: the other way round, implies, is every/all X ..., confused,
-                        umgekehrt, folgt daraus, Zusammenhang
-     what_if            what happens (to X) if, does/would X matter, what changes, was passiert wenn, spielt ... eine
-                        Rolle, was bedeutet das fuer
+                        the link between, umgekehrt, folgt daraus, Zusammenhang; whether a property holds in general
+                        ("does a better heuristic always ...?", "are there cases where ...")
+     what_if            what happens (to X) if, what would happen / go wrong, does/would X matter, does X affect Y,
+                        what changes, was passiert wenn, spielt ... eine Rolle, was bedeutet das fuer
    verification (the learner states a result, claim or trace of their own and asks for confirmation)
      check_request      is this right/correct, can you check/confirm, pls check, double check, look ok, is it true
                         that, who's right, is step 4 right, does this satisfy ..., anything wrong?, did I miss ...,
-                        or is this fine, does that mean ...?, stimmt das, ist (meine X) richtig, passt das, pruefen,
-                        liege ich richtig, drueber schauen, heisst das dann ...?
+                        or is this fine, does that mean ...?, is that what you get, anything I'm missing, correct me
+                        if, sanity check, is it fine to, stimmt das/die X, ist (meine X) richtig / in Ordnung, passt
+                        das, pruefen, liege ich richtig, drueber schauen, heisst das dann ...?
      tag_question       a confirmation tag at the end: "right?", "correct?", "true or not?", ", yes?", ", is it?",
-                        "isn't it?", "richtig?", "oder?", "stimmt's?", ", gell?", "nicht wahr?", "also ja?"; not when the
+                        "isn't it?", "richtig?", "oder?", "stimmt's?", ", gell?", "nicht wahr?", "also ja?", ",
+                        matches?", ", plausible?", ", good enough?"; not when the
                         last sentence is an open wh-question ("wann ist es sinnvoll und wann nicht?") and not on top
                         of a check_request (same words, counted once)
      conclusion_question  a conclusion drawn and then questioned: "..., so its fine?", "so B gets expanded
-                        before C?", "dann ist es zulaessig?", a message opening "so <claim>?"
-     own_answer         my (X) answer/solution/trace/passes/steps, final answer, claim:, i got, i computed/counted,
-                        i think, pretty sure, ich glaube, ich komme auf, meine Loesung, hab ... raus, hab verglichen
+                        before C?", "dann ist es zulaessig?", "-> case 3 so O(n log n)?", a message opening
+                        "so <claim>?"; a hedge on a result: "not 100% sure about", "nicht ganz sicher"
+     own_answer         my (X) answer/solution/trace/passes/steps, final answer, here's my, claim:, i got (not "i get
+                        that"), i computed/counted/checked/pruned, i have [..], i think, pretty sure, ich glaube, ich
+                        komme auf, bekomme ich, meine Loesung, hab ... raus, hab verglichen
      works_claimed      the learner says it works: "this works for me", "runs fine", "tests pass", "tests laufen
                         durch" (not "works on X but on Y ...", which is a bug report)
      code_for_review    pasted code together with a check request or an own-answer phrase
      trace_pasted       a pasted visiting order (trace, see 2.)
    debugging (the learner's code or algorithm misbehaves, with or without an error word or code)
      error_message      a Python-style `SomethingError`, exception, traceback, segfault, error, Fehler(meldung),
-                        max recursion depth
+                        max recursion depth, Python's messages without the name ("object is not subscriptable",
+                        "has no attribute", "out of range")
      wrong_output       wrong output/result, instead of <value>, expected ... got, returns None, falsche Ausgabe,
                         the learner's output set against a reference ("but the answer sheet says 11")
      not_working        doesn't work, never terminates/finds, funktioniert nicht, kaputt, findet nie, something's
-                        off, irgendwas stimmt da nicht, works on X but (not) on Y
+                        off, irgendwas stimmt da nicht, terminiert ... nicht, laeuft weiter, works on X but (not) on Y
      hangs_or_crashes   infinite loop, loops forever, hangs, crashes, dies with, still running / running for 20
-                        minutes, takes forever, endlos, stuerzt ab, haengt (not "haengt von ... ab"), dauert ewig
+                        minutes, takes forever, out of memory, loops between A and B forever, endlos, stuerzt ab,
+                        haengt (not "haengt von ... ab"), dauert ewig
      find_bug           bug, what's wrong, where is the mistake, is that the problem, liegt es daran,
                         was mache ich falsch
      code_with_symptom  pasted code together with an error or wrong-behaviour phrase, or a sign of bad output
@@ -81,13 +91,13 @@ How a question is scored (pure; same input, same result):
                         unless the learner says it works or asks for a check
      behaviour_report   the learner reports what THEIR program does when it runs: "my X <returns|picks|expands|
                         prunes|explores|keeps|...>", "mein X <gibt|findet|besucht|...>", "my X is wrong", "when I run
-                        it", "my output"; people and course material ("my professor says", "my notes") are excluded
+                        it", "my output", "my X is way slower"; a program as subject without "my" ("the mcts bot
+                        ignores ..."); people and course material ("my professor says", "my notes") are excluded
      bad_behaviour      a run verb followed by a sign the output is bad without an error word (suboptimal, worst,
                         way more, twice, nothing, backwards, every time, too high, longer than optimal, a different
-                        value than, no longer, staendig, keine ... mehr), never/barely + run verb ("barely prunes"),
-                        keeps <doing>, over and over; not "says" (people and books say things), and not in a
-                        why-question with no my/I in it, which asks about an algorithm in general ("why does A* never
-                        expand a node twice", "how come IDS keeps redoing the top levels")
+                        value than, no longer, randomly, half sorted, staendig, keine ... mehr), never/barely + run
+                        verb ("barely prunes"), keeps <doing>, over and over; not "says" (people and books say
+                        things); see below for general questions
      expected_differs   the learner already knows the right value: but the optimal/correct is, should ... but,
                         than it should, supposed to, even though, sollte aber, richtig waere, muesste, obwohl
      contradiction_report  a statement with no question mark at all in which something of the learner's
@@ -96,23 +106,30 @@ How a question is scored (pure; same input, same result):
                         or an inline `code` span
    tracing
      step_by_step       step by step, any "<unit> by <unit>" (node by node, round by round, level by level),
-                        one <unit> at a time, after/at/for each <unit> (node, step, depth ...), Schritt fuer Schritt,
-                        Knoten fuer Knoten, an/nach jedem <unit>; a bare "every iteration" describes an algorithm
+                        one <unit> at a time, after/at/for each <unit> (node, step, depth ...), each node you
+                        expand, all the steps, Schritt fuer Schritt, Knoten fuer Knoten, an/nach jedem <unit>, der
+                        Reihe nach, Zwischenschritte; a bare "every iteration" describes an algorithm
      walk_through       walk me through, go/work/play through, trace X (not "my trace"), dry run, simulate, show me
                         how, show (me one full) iteration, list every, how do I run/apply, fuehr/geh/spiel ... durch,
                         durchgehen, durchrechnen, rechne ... vor, wie laeuft ... ab, zeig mir den Ablauf
-     run_on_instance    a how-question about, or a request to carry out ("can you do ..."), a method on a concrete
-                        instance the learner names: a literal list or number sequence, "this/the new tree", a map,
-                        "the example", figure/slide/Aufgabe N; not with "in general" / "come up with" / "design"
+     run_on_instance    a how-question about, a request to carry out ("can you do ...", "expand the first three
+                        nodes ...", "koennen wir ... machen"), or what a method does / yields, on a concrete instance
+                        the learner names: a literal list or number sequence, "this/the new tree", a map, "the
+                        (romania) example", "the tree from the lecture", figure/slide/Aufgabe/problem N; not with
+                        "in general" / "come up with" / "design"
      what_next          what happens next, what's the next step, which node comes next, then what, wie geht es
                         weiter, was passiert als naechstes (a bare "next move" inside a report is not tracing)
-     state_each_step    in (what) order, what's the order ... visits, which nodes get visited, how do the values go
-                        up, what does the queue/stack/frontier contain/look like, after the third iteration, wie
-                        sieht ... aus, wie veraendert sich, nach dem dritten Schritt
+     state_each_step    in (what) order, what's the order ... visits, which nodes get visited / values get removed,
+                        which child does selection pick, how do the values go up / change during, what's on the call
+                        stack, what goes into the frontier, after expanding B, after WA=red, what happens in the
+                        second iteration, what does the queue/stack/frontier contain/look like, after the third
+                        iteration, wie sieht ... aus, wie veraendern sich, welche Knoten expandiert, nach dem
+                        dritten Schritt
 
    The debugging rules not_working, hangs_or_crashes and bad_behaviour do not count in a general why-, which- or
-   what-question (no my/I, no pasted code): "how come greedy can get stuck in loops" asks about an algorithm, and
-   "which SQL keyword removes duplicate rows" for a fact, not about a bug.
+   what-question (no my/I/"bei mir", no program noun such as "implementation", no pasted code): "how come greedy can
+   get stuck in loops" asks about an algorithm, and "which SQL keyword removes duplicate rows" for a fact, not
+   about a bug.
 
    Precedence follows from the weights: a confirmation request (check_request 2.5, tag 1.5) on a stated claim is
    verification, even when the claim describes what an algorithm returns; a wrong output the learner already
@@ -131,14 +148,18 @@ How a question is scored (pure; same input, same result):
 `IntentClassifier` is the seam: `RuleIntentClassifier` implements it here; `app.tutor.intents_llm.LLMIntentClassifier`
 implements it with a model and falls back to these rules when the model fails.
 
-Measured with `tutor eval intents --data FILE` (rules tuned on the first three files only; the last two were never
-read, only their aggregate accuracy was run, before and after this rule set):
+Measured with `tutor eval intents --data FILE`. Every set below has now been used for development (issue #4 made
+heldout_b and the intents of retrieval_heldout development sets, and dev_c was written for it before any rule
+changed), so these figures show fit, not generalisation; the blind data/intents/heldout_c.jsonl is measured by the
+lead. Before = the rule set of commit 27c5987; the rules were changed by error category, never for one question:
 
-    data/intents/questions.jsonl       1.000    (was 1.000)
-    data/intents/heldout.jsonl         1.000    (was 0.957)
-    data/gold/retrieval_dev.jsonl      1.000    (was 0.831)
-    data/intents/heldout_b.jsonl       0.875    (was 0.850)   still below the 0.90 target
-    data/gold/retrieval_heldout.jsonl  0.775    (was 0.738)   still below the 0.90 target
+    data/intents/questions.jsonl       1.000  (188)   before 1.000
+    data/intents/heldout.jsonl         1.000   (70)   before 1.000
+    data/gold/retrieval_dev.jsonl      1.000   (71)   before 1.000
+    data/intents/heldout_b.jsonl       1.000  (120)   before 0.875
+    data/gold/retrieval_heldout.jsonl  0.988   (80)   before 0.775   "alpha cutoff vs beta cutoff - which one is
+                                                                      which??" (direct) is read as a comparison
+    data/intents/dev_c.jsonl           1.000   (55)   before 0.855
 """
 
 from __future__ import annotations
