@@ -1,6 +1,6 @@
-"""Intent classification (KITE §3.4.1): golden cases per intent in English and German, precedence between
-verification and debugging, the fallback, accuracy floors on the tuning sets and regression floors on the two
-untouched sets, the LLM classifier with its rule fallback, the loader's error messages, and `tutor eval intents`."""
+"""Intent classification (KITE §3.4.1): golden cases per intent in English and German, general phrasing rules
+(issue #4) with their precedence, the fallback, accuracy floors on the six development sets, the LLM classifier
+with its rule fallback, the loader's error messages, and `tutor eval intents`."""
 
 from __future__ import annotations
 
@@ -35,14 +35,14 @@ from app.tutor.intents import (
 from eval.intents import LabelledQuestion, evaluate_intents, format_report, load_labelled
 
 REPO = Path(__file__).resolve().parents[1]
-HELDOUT_B_FLOOR = 0.855  # final measured 0.875 (was 0.850 before these rules) minus 0.02
-RETRIEVAL_HELDOUT_FLOOR = 0.755  # final measured 0.775 (was 0.7375) minus 0.02
 DEV = REPO / "data" / "intents" / "questions.jsonl"
 HELDOUT = REPO / "data" / "intents" / "heldout.jsonl"
 RETRIEVAL_DEV = REPO / "data" / "gold" / "retrieval_dev.jsonl"
-# Written independently and never read while writing the rules; only their aggregate accuracy was run.
+# Development sets of issue #4 (studied by error category; dev_c written before any rule changed). The blind
+# data/intents/heldout_c.jsonl is measured by the lead and deliberately not referenced here.
 HELDOUT_B = REPO / "data" / "intents" / "heldout_b.jsonl"
 RETRIEVAL_HELDOUT = REPO / "data" / "gold" / "retrieval_heldout.jsonl"
+DEV_C = REPO / "data" / "intents" / "dev_c.jsonl"
 
 FIB_CODE = "def f(n):\n    return n * f(n - 1)\n"
 
@@ -154,6 +154,103 @@ def test_precedence_between_claims_reports_and_general_questions(question: str, 
     assert classify_intent(question).intent == expected
 
 
+# --- general phrasing rules (issue #4) ----------------------------------------------------------------------------
+# Fresh phrasings, none taken from a data file: each names the rule that must fire and the intent that must win.
+PHRASINGS: list[tuple[str, str, Intent]] = [
+    # conceptual
+    ("how does alpha beta know it may skip a subtree", "how_question", Intent.CONCEPTUAL),
+    ("how is that not slower than plain bfs", "why", Intent.CONCEPTUAL),
+    ("what do we gain and what do we pay with a closed list", "compare", Intent.CONCEPTUAL),
+    ("which sorting method should i pick if memory is tight", "when_to_use", Intent.CONCEPTUAL),
+    ("when does greedy best first fail to find a solution", "when_to_use", Intent.CONCEPTUAL),
+    ("Wann ist eine bidirektionale Suche sinnvoll und wann nicht?", "when_to_use", Intent.CONCEPTUAL),
+    ("does the order of the children matter for dfs", "what_if", Intent.CONCEPTUAL),
+    ("what would happen to dijkstra with a negative edge", "what_if", Intent.CONCEPTUAL),
+    ("in what sense is a relaxed problem easier", "intuition", Intent.CONCEPTUAL),
+    ("Was ist eigentlich der Sinn von einer closed list?", "intuition", Intent.CONCEPTUAL),
+    ("does a bigger heuristic always mean fewer expansions?", "relation", Intent.CONCEPTUAL),
+    ("warum hängt so viel von der Sortierung der Züge ab?", "why", Intent.CONCEPTUAL),
+    # direct
+    ("how is the branching factor defined", "define", Intent.DIRECT),
+    ("welche Datenstruktur nimmt man für UCS", "fact_which", Intent.DIRECT),
+    # verification
+    ("insertion sort on 3 1 2, my passes: 1 3 2 / 1 2 3. pls check", "check_request", Intent.VERIFICATION),
+    ("ist meine Rekursionsgleichung T(n) = 2T(n/2) + 1 richtig?", "check_request", Intent.VERIFICATION),
+    ("does this colouring satisfy all the constraints: A=red B=blue", "check_request", Intent.VERIFICATION),
+    ("so bubble sort needs exactly n-1 passes?", "conclusion_question", Intent.VERIFICATION),
+    ("T(n) = 8T(n/2) + n -> case 1 so O(n^3)? not 100% sure", "conclusion_question", Intent.VERIFICATION),
+    ("the heuristic is consistent, I checked every edge", "own_answer", Intent.VERIFICATION),
+    ("ich hab die Kosten verglichen, h ist überall kleiner, also ja?", "tag_question", Intent.VERIFICATION),
+    ("got 7 expansions for greedy on the sheet, matches?", "tag_question", Intent.VERIFICATION),
+    # debugging
+    ("my sudoku solver has been running for 30 minutes on the hard puzzle", "hangs_or_crashes", Intent.DEBUGGING),
+    ("python says 'int' object is not subscriptable in my expand step", "error_message", Intent.DEBUGGING),
+    ("my heapsort works on short lists but on long ones it drops elements", "not_working", Intent.DEBUGGING),
+    ("irgendwas stimmt da nicht, mein dfs besucht alles doppelt", "not_working", Intent.DEBUGGING),
+    ("the chess bot ignores free captures", "behaviour_report", Intent.DEBUGGING),
+    ("my 8 puzzle solver with two heuristics sometimes returns plans longer than optimal", "behaviour_report",
+     Intent.DEBUGGING),
+    ("my LCS table has 5 in the corner but the strings only share 4 letters", "contradiction_report",
+     Intent.DEBUGGING),
+    ("def s(a):\n    for i in range(len(a)):\n        a[i] = a[0]\n    return a\nthis returns the same number everywhere",
+     "code_behaviour", Intent.DEBUGGING),
+    # tracing
+    ("how does heapsort build the heap from [3,9,2,7]", "run_on_instance", Intent.TRACING),
+    ("Können wir einmal UCS auf der Karte aus der Übung machen?", "run_on_instance", Intent.TRACING),
+    ("what is the result of dfs on this graph: S->A, A->G", "run_on_instance", Intent.TRACING),
+    ("show me one full iteration of mcts here", "walk_through", Intent.TRACING),
+    ("kannst du die werte an jedem knoten durchgehen", "walk_through", Intent.TRACING),
+    ("list every move of hanoi(2) in order", "walk_through", Intent.TRACING),
+    ("what's on the call stack when fact(2) reaches the base case", "state_each_step", Intent.TRACING),
+    ("which child does selection pick with these visit counts", "state_each_step", Intent.TRACING),
+    ("what goes into the frontier after expanding S", "state_each_step", Intent.TRACING),
+    ("Welche Knoten expandiert BFS der Reihe nach?", "state_each_step", Intent.TRACING),
+    ("what do i do with the next leaf when alpha is 3", "what_next", Intent.TRACING),
+]
+
+
+@pytest.mark.parametrize(("question", "rule", "expected"), PHRASINGS, ids=[q[:40] for q, _, _ in PHRASINGS])
+def test_general_phrasing_rules(question: str, rule: str, expected: Intent) -> None:
+    result = classify_intent(question)
+    assert rule in result.matched
+    assert result.intent == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # A stated mismatch with a reference outweighs "is this right?".
+        ("is this right? it prints 12 but the answer key says 10", Intent.DEBUGGING),
+        # A learner who says it works and asks who is right wants a review, even with "wrong" in the objection.
+        ("this works for me but my tutor says it's wrong to mark nodes on pop. who's right?", Intent.VERIFICATION),
+        # Symptoms in a general question are about an algorithm, not a bug ...
+        ("how come greedy can get stuck in loops but a* cannot", Intent.CONCEPTUAL),
+        ("which python function removes duplicate entries from a list?", Intent.DIRECT),
+        # ... but a program noun makes it the learner's own run.
+        ("merge sort implementation drops the last element every time, can't see why", Intent.DEBUGGING),
+        # A how-question on a named instance is a run; the same in general is conceptual.
+        ("how does bfs run on the campus map", Intent.TRACING),
+        ("how do you come up with a heuristic for the campus map in general", Intent.CONCEPTUAL),
+        # "every iteration" inside a description is not a request for a trace.
+        ("whats the point of ids if it redoes the work every iteration", Intent.CONCEPTUAL),
+    ],
+)
+def test_precedence_of_the_general_rules(question: str, expected: Intent) -> None:
+    assert classify_intent(question).intent == expected
+
+
+def test_tag_counts_once_and_not_in_an_open_question() -> None:
+    checked = classify_intent("is this right?")
+    assert "check_request" in checked.matched and "tag_question" not in checked.matched
+    assert "tag_question" not in classify_intent("wann ist das sinnvoll und wann nicht?").matched
+    assert "tag_question" in classify_intent("bfs is complete, right?").matched
+
+
+def test_own_answer_ignores_i_get_that() -> None:
+    assert "own_answer" not in classify_intent("I get that memo stores results, but how is it linear?").matched
+    assert "own_answer" in classify_intent("I get 7 for the root").matched
+
+
 def test_wrong_behaviour_rules_fire_without_error_words() -> None:
     assert {"behaviour_report", "bad_behaviour"} <= set(classify_intent("my minimax picks the worst move").matched)
     assert "expected_differs" in classify_intent("ucs gibt mir kosten 9 raus aber richtig wäre 6").matched
@@ -189,6 +286,8 @@ def test_normalise_lowercases_transliterates_and_fixes_cue_typos() -> None:
         "is this correct, infinite loop, funktioniert nicht")
     # Inflections of a cue and short words are left alone ("simulated annealing" is not "simulate").
     assert normalise("simulated annealing, might") == "simulated annealing, might"
+    # A stem of a cue is not a typo of it: "happen" stays, so "what would happen" is still read.
+    assert normalise("what would happen") == "what would happen"
     # Swapped and doubled/dropped letters are typos; substitutions are usually other real words and stay.
     assert normalise("korretk, crashs, wichtig, aufgabe") == "korrekt, crashes, wichtig, aufgabe"
     assert classify_intent("warum ist die reihenfolge so wichtig?").intent == Intent.CONCEPTUAL
@@ -199,6 +298,8 @@ def test_code_and_trace_detectors() -> None:
     assert not has_code("in f(n) = g(n) + h(n) what is g")
     assert has_trace("i got A B D C") and has_trace("path S-A-D-G")
     assert not has_trace("WHAT IS A MINIMAX TREE") and not has_trace("A* vs BFS")
+    # An adjacency list runs over lines; a visiting order stays on one.
+    assert not has_trace("A: B, C\nB: D\nC: D, E")
 
 
 def test_every_rule_is_named_once_and_documented_in_the_module_docstring() -> None:
@@ -243,14 +344,23 @@ def test_accuracy_floor_on_retrieval_dev_set() -> None:
     assert report.accuracy >= 0.97
 
 
-# Untouched files: regression guards at the final measured accuracy minus 0.02 (not tuned on).
-UNTOUCHED_FLOORS = {HELDOUT_B: HELDOUT_B_FLOOR, RETRIEVAL_HELDOUT: RETRIEVAL_HELDOUT_FLOOR}
+# Issue #4 development sets, measured with `tutor eval intents --data F`: heldout_b 120/120 = 1.000 (was 0.875),
+# retrieval_heldout 79/80 = 0.988 (was 0.775), dev_c 55/55 = 1.000 (was 0.855). Floors: measured minus ~0.02.
+ISSUE_4_FLOORS = {HELDOUT_B: 0.98, RETRIEVAL_HELDOUT: 0.96, DEV_C: 0.98}
 
 
-@pytest.mark.parametrize("path", list(UNTOUCHED_FLOORS), ids=lambda p: p.name)
-def test_accuracy_regression_floor_on_untouched_sets(path: Path) -> None:
+@pytest.mark.parametrize("path", list(ISSUE_4_FLOORS), ids=lambda p: p.name)
+def test_accuracy_floor_on_issue_4_development_sets(path: Path) -> None:
     report = evaluate_intents(load_labelled(path), RuleIntentClassifier())
-    assert report.accuracy >= UNTOUCHED_FLOORS[path]
+    assert report.accuracy >= ISSUE_4_FLOORS[path]
+
+
+def test_dev_c_shape() -> None:
+    rows = load_labelled(DEV_C)
+    assert len(rows) >= 40
+    assert min(sum(r.intent == i for r in rows) for i in Intent) >= 8
+    german = re.compile(r"\b(ist|das|mein\w*|der|die|wie|was|warum|wieso|ich|bei|für)\b", re.IGNORECASE)
+    assert sum(bool(german.search(r.question)) for r in rows) >= len(rows) // 5
 
 
 # --- LLM classifier -------------------------------------------------------------------------------------------------

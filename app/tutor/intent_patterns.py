@@ -65,7 +65,7 @@ CHECK = (
     # a check asked for in a few words, or of one part of the learner's own work
     r"\bsanity[- ]check\b|\bquick check\b|\bkurzer check\b|\b(pls|please|plz|bitte|kurz|mal) (check|verify|confirm|pruefen|kontrollieren|checken)\b|\bcheck\s*[?.!]*$|"
     r"\bist meine? [^?]{0,60}\b(richtig|korrekt)\b|\bis (step|line|row|part|entry|pass|iteration|round) \w+ "
-    r"(right|correct|ok)\b|\b(does|do|did) (this|that|it|my \w+( \w+)?) (satisfy|meet|fulfil\w*|violate|respect)\b|"
+    r"(right|correct|ok)\b|\b(does|do|did) (this|that|it|my|the) ([\w*-]+ ){0,2}(satisfy|meet|fulfil\w*|violate|respect)\b|"
     r"\b(is )?anything (wrong|missing|off)( here| with (it|this|that))?\s*[?.!]*\s*$|\bdid i (break|miss|forget|mess up|violate|skip|overlook)\b|"
     r"\b(is|are) (the |my |this )?[\w*-]+( [\w*-]+)? (in|at) the (right|correct) (spot|place|position|order|index)\b|"
     r"\bor is (this|that|it) (fine|ok|okay|correct|right|allowed)\b|\b(is|was) (that|this) what (you|u) (get|got|have)\b|"
