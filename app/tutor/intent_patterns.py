@@ -177,7 +177,11 @@ COMPARE = (
     r"\b(is it|would it be|isn'?t it) (better|smarter|faster|cheaper|wiser)\b|\bshould (i|we|one) (use|pick|choose|take) "
     r"[\w*-]+ or\b|\bist es (besser|sinnvoller|schneller)\b|"
     # a trade-off asked in plain words
-    r"\bwhat do (i|we|you|one) (gain|win|lose|pay|give up|sacrifice)\b|\bworth it\b|\bwhat'?s the (catch|price)\b|"
+    r"\bwhat do (i|we|you|one) (gain|win|lose|pay|give up|sacrifice)\b|"
+    # which of two options is faster / better / more important
+    r"\bwhich (one |of (the|these|them|both) )?(is|are|would be|gets|runs) (\w+ )?(faster|slower|better|worse|more|less|"
+    r"cheaper|smaller|bigger|preferable|efficient)\b|\b(was|welche\w*) (ist|sind) (\w+ )?(schneller|langsamer|besser|"
+    r"schlechter|wichtiger|effizienter|sparsamer)\b|\bworth it\b|\bwhat'?s the (catch|price)\b|"
     r"\bwas (gewinne|verliere|bezahle|zahle) (ich|man)\b|\blohnt (es|sich)\b"
 )
 
@@ -202,6 +206,7 @@ INTUITION = (
     r"\bwas bringt\b|\bueberhaupt\b|\b(der|den) sinn (von|des|der|dahinter)\b|\bwhat'?s the (use|purpose|reason|sense|motivation|rationale)\b|"
     r"\b(trying to|want to|wanna|need to|can'?t|cannot|still) (get|understand|see|grasp|figure out) (why|how)\b|"
     r"\bwhat (is|are) \w+( \w+)? (good|useful|needed) for\b|\bwhat'?s (so )?special about\b|"
+    r"\b(the|der) (trick|kniff|idee) (behind|to|of|an|bei|hinter|dahinter)\b|"
     r"\bhow (do|can|would) (i|you|we|one) (spot|recogni[sz]e|tell|see|notice)\b|\bworan erkenn\w*\b|\bin what sense\b|\binwiefern\b|\bin welchem sinne?\b"
 )
 
@@ -288,7 +293,11 @@ NOT_WORKING = (
     r"\bnever (terminates|stops|finishes|finds|ends|returns)\b|\bfunktioniert nicht\b|\bgeht nicht\b|"
     r"\bkaputt\b|\bbroken\b|\bfindet\b.*\bnie\b|"
     r"\bsomething('?s| is) (off|not right|wrong)\b|\b(terminiert|haelt|stoppt|endet|klappt|sortiert)\b( [\w*-]+){0,3} nicht\b|"
-    r"\blaeuft (einfach |immer )?weiter\b|\b(irgend)?(was|etwas) stimmt\b.*\bnicht\b|"
+    r"\blaeuft (einfach |immer )?weiter\b|"
+    r"\b(doesn'?t|does not|don'?t|do not|didn'?t) (seem to |really )?(do anything|help|change anything|make a difference|"
+    r"have any effect|speed (it|anything) up)\b|\b(just |still )?as (slow|bad|long) as (before|without)\b|"
+    r"\bstill (too |so |very |really )?(slow|wrong|broken|crash\w*|fail\w*|loop\w*|hang\w*|empty|zero|none)\b|"
+    r"\bimmer noch (zu |so |sehr )?(langsam|falsch|kaputt|leer)\b|\bbringt (gar |ueberhaupt )?nichts\b|\b(irgend)?(was|etwas) stimmt\b.*\bnicht\b|"
     r"\bstimmt (da|hier|damit|dabei|bei mir)( \w+)? nicht\b|"
     # works in one case but not in another
     r"\bworks (on|for|with|when|if)\b[^.?!]*\bbut (on|for|with|when|if|not|as soon|once|fails|crashes|dies|breaks)\b|"
@@ -328,6 +337,9 @@ BEHAVIOUR_REPORT = (
     r"\bwhen i (run|call|execute|start|test) (it|this|them|the|my)\b|"
     r"\bwenn ich (\w+ ){0,3}(aufrufe|ausfuehre|starte|laufen lasse|teste)\b|"
     r"\bmy output\b|\bmeine ausgabe\b|"
+    rf"\bmy (?!{OWN_CLAIM_NOUN}\b)([\w*-]+ ){{0,4}}?(is|are|keeps|was|were) (return|print|giv|output|pick|choos|expand|explor|"
+    r"visit|prun|find|generat|produc|skipp|ignor|loop|runn|add|push|popp|mark|swapp|sort|miss|dropp|repeat|revisit|"
+    r"overwrit|crash|hang|stopp|fail)ing\b|"
     # a program as the subject, with or without "my": "the mcts bot ignores ...", "die KI opfert ..."
     rf"\b(bot|ai|ki|agent|program|programm|solver|implementation|implementierung|script|skript|engine)\b( \w+)? "
     rf"({RUN_VERB_EN}|{RUN_VERB_DE})\b"
@@ -404,7 +416,8 @@ STATE_EACH_STEP = (
     r"generated|explored|called|made|removed|deleted|assigned|added|pushed|cut|eliminated|updated)\b|"
     r"\bwelche (knoten|zustaende|werte|zuege|staedte|variablen|kanten)\b.{0,30}\b(expandiert|besucht|entfernt|gestrichen|"
     r"abgeschnitten|zugewiesen|ausgewaehlt)\w*|"
-    r"\bafter [\w*-]+ ?= ?\w+|\bwhat happens (in|during|on|at) the (first|second|third|fourth|\d+\w*|next|last)\b|"
+    r"\bafter [\w*-]+ ?= ?\w+|\bat (node|knoten) [a-z]\b|\bwhen (we|you|it|i) (reach|get to|visit|pop|expand|arrive at) "
+    r"(node |knoten )?[a-z]\b|\bwhat happens (in|during|on|at) the (first|second|third|fourth|\d+\w*|next|last)\b|"
     r"\bwhat does the (frontier|queue|stack|open list|fringe|table|heap)\b.*\blook like\b|"
     r"\bhow does the (call )?(stack|queue|table|heap|tree)\b.*\blook\b|\bwie sieht (der|die|das)\b.*\baus\b|"
     r"\bwie (veraender|entwickel)\w* sich\b|\bhow do(es)? [^?]{1,30}\b(change|evolve|develop|get updated|update)\b[^?]{0,30}\b(during|while|as|over)\b|\bwhat is in the (queue|stack|priority queue|frontier)\b|"
@@ -422,6 +435,9 @@ STATE_EACH_STEP = (
 # A how-question about a run ...
 HOW_RUN = (
     r"\bhow (does|do|would|did|will|is|are|can)\b|\bwie (laeuft|funktioniert|geht|arbeitet|sieht)\b|"
+    # ... or an embedded how-clause about what it does ("describe how quicksort partitions [5,3,8]")
+    r"\bhow [\w*-]+( [\w*-]+)? (partitions|splits|merges|builds|processes|fills|handles|sorts|expands|visits|explores|"
+    r"prunes|searches|finds|picks|chooses|runs|proceeds|traverses|inserts|removes|updates)\b|"
     # ... or a request to carry the method out
     r"\b(can|could|would) (you|u|someone) (please |pls )?(do|run|perform|execute|apply|solve)\b|"
     r"\b(kannst|koenntest|koennen|koennten) (du|ihr|wir|sie)\b.{0,90}\b(machen|anwenden|ausfuehren|loesen|"
