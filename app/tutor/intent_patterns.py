@@ -52,7 +52,9 @@ GENERAL_QUESTION = (
 CHECK = (
     r"\b(is|does|was) (this|that|it|my \w+( \w+)?) (\w+ )?(right|correct|ok|okay|valid|admissible|sound)\b|"
     r"\b(am i|did i (get|do) (this|that|it) (right|correctly))\b|\bdid i do it\b|\bam i right\b|"
-    r"\b(can|could|would) (you|u|someone|anyone) (please |pls )?(check|confirm|verify|double check|look at)\b|"
+    r"\b(can|could|would) (you|u|someone|anyone) (please |pls )?(check|confirm|verify|double check|look at|review|"
+    r"go over|proofread|grade|mark)\b|\b(give|get) (me )?(some |any )?feedback\b|\bfeedback (on|for|zu)\b|"
+    r"(^|[,.;:]\s*|\band |\bor )would [^?]{1,40} be (accepted|correct|right|ok|okay|valid|enough|fine)\b|"
     r"\bdouble[- ]?check\b|\bcheck (my|this|if|whether)\b|\bconfirm\b|\blooks? (ok|okay|right|good|correct)\b|"
     r"\bstimmt (das|so|meine?|es|die|der|den)\b|\b(so )?in ordnung\s*\?|\bist (das|dies|mein\w*) [^?]{0,40}\bin ordnung\b|"
     r"\bis my [\w*-]+( [\w*-]+)? (ok|okay|fine|alright)\b|\bist (das|dies|meine?) (\S+ )?(so )?(richtig|korrekt|ok)\b|\bgeht das so\b|\bso ok\b|\brichtig so\b|"
@@ -82,7 +84,8 @@ OWN_ANSWER = (
     r"working|attempt|cheat sheet|derivation)\b|^answer\s*:|\b(?<!that )(?<!if )(?<!when )i (got|get(?! (that|why|how|it|the idea|the point|what))|said|wrote|think|"
     r"believe|guess|put|would say|d say)\b|\bich (wuerde|wuerd) sagen\b|\bpretty sure\b|\bi (computed|calculated|counted|found|came up with|end(ed)? up with|checked|verified|showed|proved|argued|derived|"
     r"concluded)\b|"
-    r"\bich (komme|kam) auf\b|\b(bekomme|kriege|erhalte) ich\b|\bich (bekomme|kriege|erhalte)\b|^(got|get|have|found|computed|calculated|hab|habe)\b|\bhere'?s my\b|\bhere is my\b|"
+    r"\bich (komme|kam) auf\b|\b(bekomme|kriege|erhalte) ich\b|\bich (bekomme|kriege|erhalte)\b|^(got|get|have|found|computed|calculated|hab|habe)\b|\bhere'?s my\b|\bhere is my\b|\bhere'?s what i\b|\bwhat i (wrote|did|have)\b|"
+    r"\bthat'?s what i (have|got|wrote|did|get)\b|"
     r"\bhier (ist|sind) mein\w*\b|\bi (pruned|expanded|popped|picked|chose|assigned|colou?red|placed|filled)\b|\bi (have|had|now have) (\[|\d|[a-z]\w* ?=)|\bbei mir kommt\b|\bich hab(e)? \w+( \w+)? (gezaehlt|berechnet|ausgerechnet|bekommen)\b|\bmy understanding\b|\bich (glaube|denke)\b|\bhab(e)?\b[^.?!]*\braus\b|"
     r"\bhab(e)? (\w+ )?(verglichen|geprueft|nachgerechnet|ueberprueft|gezaehlt|berechnet|ausgerechnet)\b|"
     r"\bmeine? (loesung|antwort|ergebnis|rechnung)\b|^claim\b|\bclaim:|\bbehauptung\b|\bals ergebnis\b|\b(so|also) .*\b(basically|just the same|the same as|dasselbe|im grunde)\b|\bhab(e)? (fuer|bei)\b"
@@ -177,7 +180,7 @@ COMPARE = (
     r"\b(is it|would it be|isn'?t it) (better|smarter|faster|cheaper|wiser)\b|\bshould (i|we|one) (use|pick|choose|take) "
     r"[\w*-]+ or\b|\bist es (besser|sinnvoller|schneller)\b|"
     # a trade-off asked in plain words
-    r"\bwhat do (i|we|you|one) (gain|win|lose|pay|give up|sacrifice)\b|"
+    r"\bwhat do (i|we|you|one) (gain|win|lose|pay|give up|sacrifice)\b|\b(down|up)sides?\b|"
     # which of two options is faster / better / more important
     r"\bwhich (one |of (the|these|them|both) )?(is|are|would be|gets|runs) (\w+ )?(faster|slower|better|worse|more|less|"
     r"cheaper|smaller|bigger|preferable|efficient)\b|\b(was|welche\w*) (ist|sind) (\w+ )?(schneller|langsamer|besser|"
@@ -201,7 +204,7 @@ WHEN_TO_USE = (
 
 INTUITION = (
     r"\bintuiti\w*|\bthe point of\b|\bwhats the point\b|\bhelp me understand\b|\bexplain (why|how)\b|\berklaer\w*,? (wie|warum|wieso|weshalb)\b|"
-    r"\b(dont|don't|do not) (get|understand) (why|how|the)\b|\bthink recursively\b|\bbenefit\b|"
+    r"\b(dont|don'?t|do not|didn'?t) (get|understand|see|grasp) (why|how|the)\b|\bthink recursively\b|\bbenefit\b|"
     r"\b(versteh|verstehe) (ich )?(nicht|nich)\b|\bwhat'?s the (idea|benefit)\b|"
     r"\bwas bringt\b|\bueberhaupt\b|\b(der|den) sinn (von|des|der|dahinter)\b|\bwhat'?s the (use|purpose|reason|sense|motivation|rationale)\b|"
     r"\b(trying to|want to|wanna|need to|can'?t|cannot|still) (get|understand|see|grasp|figure out) (why|how)\b|"
@@ -293,7 +296,9 @@ NOT_WORKING = (
     r"\bnever (terminates|stops|finishes|finds|ends|returns)\b|\bfunktioniert nicht\b|\bgeht nicht\b|"
     r"\bkaputt\b|\bbroken\b|\bfindet\b.*\bnie\b|"
     r"\bsomething('?s| is) (off|not right|wrong)\b|\b(terminiert|haelt|stoppt|endet|klappt|sortiert)\b( [\w*-]+){0,3} nicht\b|"
-    r"\blaeuft (einfach |immer )?weiter\b|"
+    r"\blaeuft (einfach |immer )?weiter\b|\b(so|too|super|really|extremely|painfully|ultra) slow\b|\b(so|zu|extrem) langsam\b|"
+    r"\btests? (fail|fails|failed|are failing|break)\b|\bfailing tests?\b|\b(is|are|seems|looks) (a bit |slightly |completely )?off\b|"
+    r"\bnothing happens\b|\bpassiert (einfach |gar |ueberhaupt )?nichts\b|"
     r"\b(doesn'?t|does not|don'?t|do not|didn'?t) (seem to |really )?(do anything|help|change anything|make a difference|"
     r"have any effect|speed (it|anything) up)\b|\b(just |still )?as (slow|bad|long) as (before|without)\b|"
     r"\bstill (too |so |very |really )?(slow|wrong|broken|crash\w*|fail\w*|loop\w*|hang\w*|empty|zero|none)\b|"
@@ -319,7 +324,7 @@ FIND_BUG = (
     r"\bwhat am i doing wrong\b|"
     r"\b(was|wo) (mache|mach) ich\b.*\bfalsch\b|\bwas (ist|laeuft)\b.*\b(falsch|schief)\b|"
     r"\bwo ist der (fehler|bug)\b|\bwhere (is|could) the (mistake|bug|error)\b|\bmistake\b|"
-    r"\b(is|could) (this|that|it) (be )?the (problem|issue|cause|reason|bug|mistake)\b|\bliegt (es|das) (daran|an)\b|"
+    r"\b(is|could) (this|that|it) (be )?the (problem|issue|cause|reason|bug|mistake)\b|\bliegt (es|das) (daran|an)\b|\bcould (that|this|it) be (why|the reason|what)\b|\bkoennte (es|das) (daran|der grund)\b|"
     r"\bcant find\b|\bcan'?t find the\b|\bhelp,? my\b|\bhilfe,? (mein|meine|bei meinem)\b|\bwhat'?s going on\b|\bany idea\b"
 )
 
@@ -335,7 +340,7 @@ BEHAVIOUR_REPORT = (
     rf"\bmy (?!{OWN_CLAIM_NOUN}\b)([\w*-]+ ){{0,4}}?(is|are|seems|looks|runs|gets|becomes|ist|wird|sind) ({ANOMALY})|"
     r"\bmein\w* [\w*-]+( [\w*-]+)? (ist|scheint) (falsch|kaputt|fehlerhaft)\b|"
     r"\bwhen i (run|call|execute|start|test) (it|this|them|the|my)\b|"
-    r"\bwenn ich (\w+ ){0,3}(aufrufe|ausfuehre|starte|laufen lasse|teste)\b|"
+    r"\bwenn ich (\w+ ){0,6}(aufrufe|ausfuehre|starte|laufen lasse|teste|loslasse|anwende|benutze)\b|"
     r"\bmy output\b|\bmeine ausgabe\b|"
     rf"\bmy (?!{OWN_CLAIM_NOUN}\b)([\w*-]+ ){{0,4}}?(is|are|keeps|was|were) (return|print|giv|output|pick|choos|expand|explor|"
     r"visit|prun|find|generat|produc|skipp|ignor|loop|runn|add|push|popp|mark|swapp|sort|miss|dropp|repeat|revisit|"
@@ -378,7 +383,8 @@ STEP_BY_STEP = (
     r"\bin jede[rm] (iteration|schritt|schleifendurchlauf)\b|\bjedem (rekursiven|schleifendurchlauf|schritt)\b|"
     r"\b(cell|line|edge|frame|stage|row|zeile|level) (by|fuer|for) (cell|line|edge|frame|stage|row|zeile|"
     r"level)\b|\bat each\b|\bnacheinander\b|\bder reihe nach\b|\bzwischenschritt\w*|\bintermediate steps\b|"
-    r"\ball (the )?(steps|intermediate)\b|\balle(n)? schritte\w*\b|"
+    r"\ball (the )?(steps|intermediate)\b|\b(show|list|give|write|tell)\b[^.?!]{0,50}\b(each|every|all( the)?) (\w+ )?(step|"
+    r"steps|pass|passes|swap|swaps|iteration|iterations|call|calls|expansion|expansions|move|moves)\b|\balle(n)? schritte\w*\b|"
     r"\b(?!(side|little|day|year|one)\b)(?P<unit>\w+) (by|for|after|fuer|um|nach) (?P=unit)\b"
 )
 
@@ -391,7 +397,7 @@ WALK_THROUGH = (
     r"\bshow (me )?(how|the steps|each|every|which|what)\b|\bhow would \w+ process\b|\bshow the\b|"
     r"\bzeig\w*\b.*\b(ablauf|wie|schritte)\b|\baufbauen\b|\bgets filled\b|"
     r"\bdurch(spiel|rechn|lauf|gang|exerzier)\w*|\bvor(rechn|mach|fuehr)\w*|\b(spiel|rechne)\w*\b.*\bdurch\b|"
-    r"\b(work|play|run) (me )?(through|thru)\b|\b(rechne|mach|fuehr|spiel|zeichne)\w*\b.*\bvor\s*([?.!,;]|$)|\bshow (me )?the (steps|states|values|queue|stack|frontier)\b"
+    r"\b(work|play|run|talk) (me |us )?(through|thru)\b|\b(rechne|mach|fuehr|spiel|zeichne)\w*\b.*\bvor\s*([?.!,;]|$)|\bshow (me )?the (steps|states|values|queue|stack|frontier)\b"
 )
 
 WHAT_NEXT = (
@@ -420,11 +426,12 @@ STATE_EACH_STEP = (
     r"(node |knoten )?[a-z]\b|\bwhat happens (in|during|on|at) the (first|second|third|fourth|\d+\w*|next|last)\b|"
     r"\bwhat does the (frontier|queue|stack|open list|fringe|table|heap)\b.*\blook like\b|"
     r"\bhow does the (call )?(stack|queue|table|heap|tree)\b.*\blook\b|\bwie sieht (der|die|das)\b.*\baus\b|"
-    r"\bwie (veraender|entwickel)\w* sich\b|\bhow do(es)? [^?]{1,30}\b(change|evolve|develop|get updated|update)\b[^?]{0,30}\b(during|while|as|over)\b|\bwhat is in the (queue|stack|priority queue|frontier)\b|"
+    r"\bwie (veraender|entwickel)\w* sich\b|\bhow (does|do) the (\w+ )?(frontier|queue|stack|table|heap|tree|array|list|values?|distances?) (evolve|develop|change|grow)\b|\bhow do(es)? [^?]{1,30}\b(change|evolve|develop|get updated|update)\b[^?]{0,30}\b(during|while|as|over)\b|\bwhat is in the (queue|stack|priority queue|frontier)\b|"
     r"\blist the expanded\b|\bin the order\b|"
     r"\bwhat (does|do|is|are) (in )?the (\w+ )?(frontier|queue|stack|open list|fringe|table|heap|list|set)\b.*"
     r"\b(contain|hold|look like|after|at|when)\b|"
-    r"\bafter (expanding|popping|visiting|adding|removing|inserting|processing|exploring|pushing) \w+|"
+    r"\bafter (expanding|popping|visiting|adding|removing|inserting|processing|exploring|pushing) (node )?([a-z]|the "
+    r"(root|start|first|next|goal))\b|"
     r"\bnach dem (expandieren|besuchen|einfuegen|entfernen) \w+|\bwhat (goes|gets added|is added|comes|gets pushed) "
     r"(in|into|onto|on|to) the (frontier|queue|stack|heap|list|open list)\b|"
     r"\bafter (the )?(first|second|third|fourth|fifth|\d+(st|nd|rd|th)?|next|last) (\w+ )?(iteration|step|expansion|"
@@ -435,6 +442,7 @@ STATE_EACH_STEP = (
 # A how-question about a run ...
 HOW_RUN = (
     r"\bhow (does|do|would|did|will|is|are|can)\b|\bwie (laeuft|funktioniert|geht|arbeitet|sieht)\b|"
+    r"\bwie (wuerde|wird|wuerden|ginge)\b.{0,40}\b(vorgehen|laufen|arbeiten|entscheiden|aussehen|ablaufen)\b|"
     # ... or an embedded how-clause about what it does ("describe how quicksort partitions [5,3,8]")
     r"\bhow [\w*-]+( [\w*-]+)? (partitions|splits|merges|builds|processes|fills|handles|sorts|expands|visits|explores|"
     r"prunes|searches|finds|picks|chooses|runs|proceeds|traverses|inserts|removes|updates)\b|"
@@ -453,7 +461,7 @@ INSTANCE = (
     r"dem folgenden|unserem|unserer) ([\w*.-]+ ){0,3}(map|graph|tree|grid|example|instance|board|list|array|puzzle|"
     r"karte|baum|graphen|beispiel|liste)\b|\b(map|karte)\b|\b(the|dem|im|das) ([\w*-]+ ){0,2}(example|beispiel)\b|"
     r"\b(from|in|on|of|aus|in|auf) (the|der|dem) (lecture|slides?|exercise|sheet|book|script|vorlesung|uebung|folie|"
-    r"folien|skript|aufgabe)\b|\b(graph|tree|map|grid)\s*:|"
+    r"folien|skript|aufgabe)\b|\b(graph|tree|map|grid)\s*:|\b[a-z] ?(-|->) ?[a-z],? \(?\d|"
     r"\b(figure|fig|slide|abb|abbildung|folie|aufgabe|exercise|task|problem|uebung|blatt|sheet|q) ?\d"
 )
 # ... unless the instance only illustrates a general question about designing a method.

@@ -343,7 +343,7 @@ RULES: tuple[Rule, ...] = (
          and re.search(P.SYMPTOM, m.text) is None),
     Rule("trace_pasted", Intent.VERIFICATION, 1.0, lambda m: m.has_trace),
     _rx("error_message", Intent.DEBUGGING, 2.5, P.ERROR_MESSAGE),
-    _rx("wrong_output", Intent.DEBUGGING, 2.0, P.WRONG_OUTPUT),
+    _symptom("wrong_output", 2.0, P.WRONG_OUTPUT),
     _symptom("not_working", 2.0, P.NOT_WORKING),
     _symptom("hangs_or_crashes", 2.0, P.HANGS_OR_CRASHES),
     _rx("find_bug", Intent.DEBUGGING, 2.0, P.FIND_BUG),
@@ -354,7 +354,7 @@ RULES: tuple[Rule, ...] = (
     Rule("code_behaviour", Intent.DEBUGGING, 2.0,
          lambda m: m.has_code and re.search(P.CODE_BEHAVIOUR, m.text) is not None
          and re.search(P.WORKS_CLAIMED + "|" + P.CHECK, m.text) is None),
-    _rx("expected_differs", Intent.DEBUGGING, 2.0, P.EXPECTED_DIFFERS),
+    _symptom("expected_differs", 2.0, P.EXPECTED_DIFFERS),
     _rx("contradiction_report", Intent.DEBUGGING, 1.5, P.CONTRADICTION),
     _rx("implementation_detail", Intent.DEBUGGING, 1.0, P.IMPLEMENTATION_DETAIL),
     _rx("step_by_step", Intent.TRACING, 2.5, P.STEP_BY_STEP),
