@@ -51,7 +51,8 @@ GENERAL_QUESTION = (
 
 CHECK = (
     r"\b(is|does|was) (this|that|it|my \w+( \w+)?) (\w+ )?(right|correct|ok|okay|valid|admissible|sound)\b|"
-    r"\b(am i|did i (get|do) (this|that|it) (right|correctly))\b|\bdid i do it\b|\bam i right\b|"
+    r"\b(am i (right|correct|wrong|on the right track|missing)|did i (get|do) (this|that|it) (right|correctly))\b|"
+    r"\bany (issues|problems|mistakes|concerns) (with|in) (this|it|that|my)\b|\bkann (das|es) (hinkommen|sein|stimmen)\b|\bdid i do it\b|\bam i right\b|"
     r"\b(can|could|would) (you|u|someone|anyone) (please |pls )?(check|confirm|verify|double check|look at|review|"
     r"go over|proofread|grade|mark)\b|\b(give|get) (me )?(some |any )?feedback\b|\bfeedback (on|for|zu)\b|"
     r"(^|[,.;:]\s*|\band |\bor )would [^?]{1,40} be (accepted|correct|right|ok|okay|valid|enough|fine)\b|"
@@ -81,7 +82,7 @@ CHECK = (
 )
 OWN_ANSWER = (
     r"\b(my|final) (\w+ )?(answer|solution|result|proof|reasoning|trace|passes|steps|order|table|values|"
-    r"working|attempt|cheat sheet|derivation)\b|^answer\s*:|\b(?<!that )(?<!if )(?<!when )i (got|get(?! (that|why|how|it|the idea|the point|what))|said|wrote|think|"
+    r"working|attempt|cheat sheet|derivation|version|draft)\b|\b(ergebnis|loesung|antwort) von mir\b|^answer\s*:|\b(?<!that )(?<!if )(?<!when )i (got|get(?! (that|why|how|it|the idea|the point|what))|said|wrote|think|"
     r"believe|guess|put|would say|d say)\b|\bich (wuerde|wuerd) sagen\b|\bpretty sure\b|\bi (computed|calculated|counted|found|came up with|end(ed)? up with|checked|verified|showed|proved|argued|derived|"
     r"concluded)\b|"
     r"\bich (komme|kam) auf\b|\b(bekomme|kriege|erhalte) ich\b|\bich (bekomme|kriege|erhalte)\b|^(got|get|have|found|computed|calculated|hab|habe)\b|\bhere'?s my\b|\bhere is my\b|\bhere'?s what i\b|\bwhat i (wrote|did|have)\b|"
@@ -102,7 +103,7 @@ SYMPTOM = (
 RUN_VERB_EN = (
     r"(returns?|gives?|outputs?|prints?|picks?|chooses|makes|expands?|explores?|visits?|prunes?|finds?|reaches|"
     r"generates|produces|shows?|thinks|takes|stops|gives up|keeps?|loses|skips|ignores|says|loops|runs|searches|"
-    r"plays|comes out|empties|clears|deletes|removes|assigns|fills|copies|counts|"
+    r"plays|comes out|empties|clears|deletes|removes|assigns|fills|copies|counts|crashes|hangs|freezes|breaks|dies|"
     r"fails|puts|adds|pushes|pops|marks|leaves|swaps|sorts|misses|drops|repeats|revisits|overwrites|causes|"
     r"leads to|results in|reconstructs|computes|calculates|evaluates|ends up|never|always|only|"
     r"barely|hardly|just)"
@@ -111,6 +112,7 @@ RUN_VERB_DE = (
     r"(gibt|liefert|findet|waehlt|expandiert|besucht|haengt|laeuft|schneidet|macht|zeigt|erzeugt|bricht|sucht|"
     r"nimmt|markiert|berechnet|bewertet|rechnet|spuckt|landet|bleibt|ignoriert|ueberspringt|verliert|immer|nie|"
     r"sorgt|fuehrt|verursacht|vergisst|wiederholt|loescht|entfernt|ueberschreibt|opfert|springt|stoppt|terminiert|"
+    r"abstuerzt|absturzt|aufhaengt|abbricht|"
     r"nur|kaum)"
 )
 # Things of the learner's that are claims to check, not programs that run.
@@ -181,7 +183,8 @@ COMPARE = (
     r"[\w*-]+ or\b|\bist es (besser|sinnvoller|schneller)\b|"
     # a trade-off asked in plain words
     r"\bwhat do (i|we|you|one) (gain|win|lose|pay|give up|sacrifice)\b|\b(down|up)sides?\b|"
-    # which of two options is faster / better / more important
+    # which of two options is faster / better / more important; "bfs or dfs for a huge maze?"
+    r"^(\w+[,:]? ){0,2}[\w*-]+ (or|oder) [\w*-]+( \w+)? (for|to|when|if|on|in|bei|fuer|wenn)\b|"
     r"\bwhich (one |of (the|these|them|both) )?(is|are|would be|gets|runs) (\w+ )?(faster|slower|better|worse|more|less|"
     r"cheaper|smaller|bigger|preferable|efficient)\b|\b(was|welche\w*) (ist|sind) (\w+ )?(schneller|langsamer|besser|"
     r"schlechter|wichtiger|effizienter|sparsamer)\b|\bworth it\b|\bwhat'?s the (catch|price)\b|"
@@ -203,7 +206,8 @@ WHEN_TO_USE = (
 )
 
 INTUITION = (
-    r"\bintuiti\w*|\bthe point of\b|\bwhats the point\b|\bhelp me understand\b|\bexplain (why|how)\b|\berklaer\w*,? (wie|warum|wieso|weshalb)\b|"
+    r"\bintuiti\w*|\bthe point (of|in|behind)\b|\bwhat'?s the point\b|"
+    r"\bi (don'?t|do not|dont|cannot|can'?t) (get|understand|grasp) (\w+ )?(at all|anything)\b|\bhelp me understand\b|\bexplain (why|how)\b|\berklaer\w*,? (wie|warum|wieso|weshalb)\b|"
     r"\b(dont|don'?t|do not|didn'?t) (get|understand|see|grasp) (why|how|the)\b|\bthink recursively\b|\bbenefit\b|"
     r"\b(versteh|verstehe) (ich )?(nicht|nich)\b|\bwhat'?s the (idea|benefit)\b|"
     r"\bwas bringt\b|\bueberhaupt\b|\b(der|den) sinn (von|des|der|dahinter)\b|\bwhat'?s the (use|purpose|reason|sense|motivation|rationale)\b|"
@@ -408,7 +412,8 @@ WHAT_NEXT = (
     r"\b(what|which|welche\w*) [\w*-]+ (does|do|would|will|is|wird|nimmt|waehlt) [^?]{0,30}\b(next|als naechstes)\b|"
     r"\b(pick|choose|expand|pop|visit|take)\w* next\b|\b(with|to|for|at) the next (leaf|node|child|edge|city|state|"
     r"element|pair|level|call|move|value)\b|"
-    r"\bwhat('?s| is) the output of\b|\bwhat (does|would) (this|the|it) \w* ?print\b"
+    r"\bwhat('?s| is) the output of\b|\bwhat (does|would) (this|the|it) \w* ?print\b|"
+    r"\bwhat (does|would|will) [\w*-]+(\([^)]*\))? (print|output|return|show|display)\b"
 )
 
 STATE_EACH_STEP = (
@@ -416,7 +421,7 @@ STATE_EACH_STEP = (
     r"(the |dem |der )?(call )?(stack|queue|frontier|heap|open list|table|tabelle|warteschlange)\b|"
     r"\bwhich (node|child|children|move|state|city|edge|arc|variable|value|element|pivot|branch|leaf|leaves)\w* "
     r"(does|do|would|will|gets?|is|are) [^?]{0,30}\b(pick|choose|select|expand|visit|pop|prune|take|assign)\w*|\bin welcher reihenfolge\b|\bin order\b(?! to)|"
-    r"\b(what'?s|what is|whats|give me|list) the (\w+ )?order\b(?! of)|\border\b.{0,30}\b(visit|expand|pop|explor)\w*|"
+    r"\b(what'?s|what is|whats|give me|list) the (\w+ )?order\b(?! of)|"
     r"\bhow do the (\w+ )?(values?|costs?|bounds?|scores?|distances?|labels?) (go|propagate|change|move|get|flow|update)|"
     r"\bwhich (nodes|states|cells|values|calls|moves|variables|arcs|edges)\b.{0,20}\b(visited|expanded|popped|pruned|"
     r"generated|explored|called|made|removed|deleted|assigned|added|pushed|cut|eliminated|updated)\b|"
@@ -453,11 +458,12 @@ HOW_RUN = (
     # ... or what it does / yields there
     r"\bwhat (does|do|would|will) [\w*-]+( [\w*-]+)? (do|return|output|produce|give|yield)\b|"
     r"\bwhat('?s| is| are) the (result|output|outcome|order|path|value)s? (of|from|for|when)\b|"
-    r"^(please |pls |bitte )?(run|do|apply|execute|expand|fill( in)?|compute|calculate|draw|write down|simulate) \w+"
+    r"^(please |pls |bitte )?(run|do|apply|execute|expand|fill( in)?|compute|calculate|draw|write down|simulate) \w+|"
+    r"^(bitte )?(rechne|berechne|fuehre|spiel|mach|zeichne|fuell|expandiere|zeig)\w*\b"
 )
 # ... on a concrete instance the learner names: a literal list, "on the campus map", "figure 3.1", "aufgabe 4".
 INSTANCE = (
-    r"\[[^\]]*\d[^\]]*\]|\b\d+(,? \d+){2,}\b|\b(this|that|these|our|the following|the given|the new|the small|diesem|dieser|diesen|"
+    r"\[[^\]]*\d[^\]]*\]|\b\d+(,? \d+){2,}\b|'[a-z0-9]{1,12}'|\b(this|that|these|our|the following|the given|the new|the small|diesem|dieser|diesen|"
     r"dem folgenden|unserem|unserer) ([\w*.-]+ ){0,3}(map|graph|tree|grid|example|instance|board|list|array|puzzle|"
     r"karte|baum|graphen|beispiel|liste)\b|\b(map|karte)\b|\b(the|dem|im|das) ([\w*-]+ ){0,2}(example|beispiel)\b|"
     r"\b(from|in|on|of|aus|in|auf) (the|der|dem) (lecture|slides?|exercise|sheet|book|script|vorlesung|uebung|folie|"
@@ -473,7 +479,7 @@ WORKS_CLAIMED = (
     r"ok|okay|on (all|every|my)\b)(?![^.?!]*\bbut (on|for|with|when|if|not)\b)|\btests? (pass|passes|laufen durch|sind gruen)\b|\bfunktioniert (bei mir|soweit)\b"
 )
 # Any other how-question about a method: how it knows, decides, avoids ... (weaker than how_it_works).
-HOW_QUESTION = r"(^|[.!?]\s+|\bbut |\band )(\w+[,:]? ){0,3}how (does|do|is|are|can|could|would|did)\b|\bwie (kann|weiss|merkt|entscheidet)\b"
+HOW_QUESTION = r"\bhow (does|do|is|are|can|could|would|did)\b|\bwie (kann|weiss|merkt|entscheidet)\b"
 
 # Pasted code and what "this" does when run ("this explores deep first not wide, why").
 CODE_BEHAVIOUR = rf"(\b(this|it|the code|the function|that|es|der code|die funktion)|\b\w+\([^)]*\)) (\w+ )?{RUN_VERB_EN}\b|" \
