@@ -52,7 +52,8 @@ GENERAL_QUESTION = (
 CHECK = (
     r"\b(is|does|was) (this|that|it|my \w+( \w+)?) (\w+ )?(right|correct|ok|okay|valid|admissible|sound)\b|"
     r"\b(am i (right|correct|wrong|on the right track|missing)|did i (get|do) (this|that|it) (right|correctly))\b|"
-    r"\bany (issues|problems|mistakes|concerns) (with|in) (this|it|that|my)\b|\bkann (das|es) (hinkommen|sein|stimmen)\b|\bdid i do it\b|\bam i right\b|"
+    r"\bany (issues|problems|mistakes|concerns) (with|in) (this|it|that|my)\b|\banything (to add|else)\s*\?|"
+    r"\bkommt (das|es) hin\b|\bwhich (one )?of us\b|\bwer von uns\b|\bkann (das|es) (hinkommen|sein|stimmen)\b|\bdid i do it\b|\bam i right\b|"
     r"\b(can|could|would) (you|u|someone|anyone) (please |pls )?(check|confirm|verify|double check|look at|review|"
     r"go over|proofread|grade|mark)\b|\b(give|get) (me )?(some |any )?feedback\b|\bfeedback (on|for|zu)\b|"
     r"(^|[,.;:]\s*|\band |\bor )would [^?]{1,40} be (accepted|correct|right|ok|okay|valid|enough|fine)\b|"
@@ -87,7 +88,8 @@ OWN_ANSWER = (
     r"concluded)\b|"
     r"\bich (komme|kam) auf\b|\b(bekomme|kriege|erhalte) ich\b|\bich (bekomme|kriege|erhalte)\b|^(got|get|have|found|computed|calculated|hab|habe)\b|\bhere'?s my\b|\bhere is my\b|\bhere'?s what i\b|\bwhat i (wrote|did|have)\b|"
     r"\bthat'?s what i (have|got|wrote|did|get)\b|"
-    r"\bhier (ist|sind) mein\w*\b|\bi (pruned|expanded|popped|picked|chose|assigned|colou?red|placed|filled)\b|\bi (have|had|now have) (\[|\d|[a-z]\w* ?=)|\bbei mir kommt\b|\bich hab(e)? \w+( \w+)? (gezaehlt|berechnet|ausgerechnet|bekommen)\b|\bmy understanding\b|\bich (glaube|denke)\b|\bhab(e)?\b[^.?!]*\braus\b|"
+    r"\bhier (ist|sind) mein\w*\b|\bi have (this|the following) (for|as)\b|"
+    r"\bhab(e)?\b[^.?!]{0,40}\b(gezaehlt|berechnet|ausgerechnet|bekommen|verglichen|geprueft)\b|\bi (pruned|expanded|popped|picked|chose|assigned|colou?red|placed|filled)\b|\bi (have|had|now have) (\[|\d|[a-z]\w* ?=)|\bbei mir kommt\b|\bich hab(e)? \w+( \w+)? (gezaehlt|berechnet|ausgerechnet|bekommen)\b|\bmy understanding\b|\bich (glaube|denke)\b|\bhab(e)?\b[^.?!]*\braus\b|"
     r"\bhab(e)? (\w+ )?(verglichen|geprueft|nachgerechnet|ueberprueft|gezaehlt|berechnet|ausgerechnet)\b|"
     r"\bmeine? (loesung|antwort|ergebnis|rechnung)\b|^claim\b|\bclaim:|\bbehauptung\b|\bals ergebnis\b|\b(so|also) .*\b(basically|just the same|the same as|dasselbe|im grunde)\b|\bhab(e)? (fuer|bei)\b"
 )
@@ -207,6 +209,7 @@ WHEN_TO_USE = (
 
 INTUITION = (
     r"\bintuiti\w*|\bthe point (of|in|behind)\b|\bwhat'?s the point\b|"
+    r"\b(mir ist|ist mir) (noch )?(nicht|unklar)( ganz)?( klar)?\b|\bnot clear (to me )?(why|how)\b|\bunclear (to me )?(why|how)\b|"
     r"\bi (don'?t|do not|dont|cannot|can'?t) (get|understand|grasp) (\w+ )?(at all|anything)\b|\bhelp me understand\b|\bexplain (why|how)\b|\berklaer\w*,? (wie|warum|wieso|weshalb)\b|"
     r"\b(dont|don'?t|do not|didn'?t) (get|understand|see|grasp) (why|how|the)\b|\bthink recursively\b|\bbenefit\b|"
     r"\b(versteh|verstehe) (ich )?(nicht|nich)\b|\bwhat'?s the (idea|benefit)\b|"
@@ -412,7 +415,7 @@ WHAT_NEXT = (
     r"\b(what|which|welche\w*) [\w*-]+ (does|do|would|will|is|wird|nimmt|waehlt) [^?]{0,30}\b(next|als naechstes)\b|"
     r"\b(pick|choose|expand|pop|visit|take)\w* next\b|\b(with|to|for|at) the next (leaf|node|child|edge|city|state|"
     r"element|pair|level|call|move|value)\b|"
-    r"\bwhat('?s| is) the output of\b|\bwhat (does|would) (this|the|it) \w* ?print\b|"
+    r"\bwhat('?s| is) the output of\b|,\s*(and )?then\s*\?+\s*$|\bund dann\s*\?+\s*$|\bwhat (does|would) (this|the|it) \w* ?print\b|"
     r"\bwhat (does|would|will) [\w*-]+(\([^)]*\))? (print|output|return|show|display)\b"
 )
 
@@ -427,6 +430,7 @@ STATE_EACH_STEP = (
     r"generated|explored|called|made|removed|deleted|assigned|added|pushed|cut|eliminated|updated)\b|"
     r"\bwelche (knoten|zustaende|werte|zuege|staedte|variablen|kanten)\b.{0,30}\b(expandiert|besucht|entfernt|gestrichen|"
     r"abgeschnitten|zugewiesen|ausgewaehlt)\w*|"
+    r"\bwhat (values?|numbers?|costs?|labels?) (end up|get propagated|propagate|go|are (written|stored)) (at|in|on|to)\b|"
     r"\bafter [\w*-]+ ?= ?\w+|\bat (node|knoten) [a-z]\b|\bwhen (we|you|it|i) (reach|get to|visit|pop|expand|arrive at) "
     r"(node |knoten )?[a-z]\b|\bwhat happens (in|during|on|at) the (first|second|third|fourth|\d+\w*|next|last)\b|"
     r"\bwhat does the (frontier|queue|stack|open list|fringe|table|heap)\b.*\blook like\b|"
@@ -452,6 +456,7 @@ HOW_RUN = (
     r"\bhow [\w*-]+( [\w*-]+)? (partitions|splits|merges|builds|processes|fills|handles|sorts|expands|visits|explores|"
     r"prunes|searches|finds|picks|chooses|runs|proceeds|traverses|inserts|removes|updates)\b|"
     # ... or a request to carry the method out
+    r"\blet'?s (do|run|go through|trace|try|work through)\b|\blass uns\b|"
     r"\b(can|could|would) (you|u|someone) (please |pls )?(do|run|perform|execute|apply|solve)\b|"
     r"\b(kannst|koenntest|koennen|koennten) (du|ihr|wir|sie)\b.{0,90}\b(machen|anwenden|ausfuehren|loesen|"
     r"durchfuehren|rechnen)\b|"
