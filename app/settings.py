@@ -34,6 +34,11 @@ class Settings(BaseSettings):
     dense_top_n: int = Field(50, ge=1)
     bm25_top_n: int = Field(50, ge=1)
     hybrid_dense_weight: float = Field(0.7, ge=0.0, le=1.0)
+    asking_demotion: float = Field(
+        0.5, ge=0.0, le=1.0,
+        description="Subtracted from the hybrid score of passages made of review questions or exercise tasks "
+        "(scaled by their share of asking sentences above one half); 0 switches the stage off.",
+    )
     mmr_lambda: float = Field(0.7, ge=0.0, le=1.0)
     mmr_enabled: bool = True
     rerank_enabled: bool = True

@@ -30,7 +30,7 @@ def test_full_pipeline_meets_floors(retriever, gold_file):
     gold = load_gold(ROOT / "data/gold" / gold_file)
     report = evaluate_retrieval(gold, lambda q: retriever.search(q), retriever.index.chunks)
     print(f"\n{gold_file}: " + ", ".join(f"{k}={v:.3f}" for k, v in report.overall.items()))
-    assert report.stages[-6:] == ["dense", "bm25", "hybrid", "mmr", "rerank", "boost"]
+    assert {"dense", "bm25", "hybrid", "mmr", "rerank", "boost"} <= set(report.stages)
     for metric, floor in FLOORS[gold_file]["full"].items():
         assert report.overall[metric] >= floor, (metric, report.overall[metric])
 

@@ -27,7 +27,7 @@ def test_search_json_reports_every_stage(cli):
     r = cli("search", "what does BFS keep in its frontier?", "--course", "search", "--k", "4", "--json")
     assert r.exit_code == 0, r.output
     out = json.loads(r.stdout)
-    assert out["stages"][-6:] == ["dense", "bm25", "hybrid", "mmr", "rerank", "boost"]
+    assert out["stages"][-7:] == ["dense", "bm25", "hybrid", "demote", "mmr", "rerank", "boost"]
     assert out["reranker"] == "late-interaction:maxsim"
     assert [h["rank"] for h in out["hits"]] == [1, 2, 3, 4]
     h = out["hits"][0]
@@ -67,7 +67,7 @@ def test_eval_retrieval_ablation_with_report(cli, tmp_path):
             "--report", str(report))
     assert r.exit_code == 0, r.output
     out = json.loads(r.stdout)
-    assert list(out["configurations"]) == ["bm25", "dense", "hybrid", "hybrid+mmr", "+rerank", "full"]
+    assert list(out["configurations"]) == ["bm25", "dense", "hybrid", "hybrid+mmr", "+rerank", "+demote", "full"]
     for conf in out["configurations"].values():
         assert {"recall@1", "recall@3", "recall@8", "mrr@8", "ndcg@8"} <= set(conf["overall"])
         assert set(conf["per_intent"]) == {"direct", "conceptual"}

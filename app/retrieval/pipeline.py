@@ -2,7 +2,7 @@
 
     query ─► dense (FAISS, top 50) ─┐
           └► BM25 (bm25s, top 50) ──┴► hybrid 0.7·dense + 0.3·BM25 (min-max per query, over the union)
-             ─► MMR (λ 0.7) ─► rerank (cross-encoder, top 20) ─► source boost ─► top k (8)
+             ─► demote asking passages ─► MMR (λ 0.7) ─► rerank (cross-encoder, top 20) ─► source boost ─► top k (8)
 
 Every stage can be switched off (settings, or a `Stages` for ablations); each hit carries the score of every stage
 that ran, and the result names the stages that were skipped and why.
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from app.retrieval.asking import asking_share, refers_to_exercise
 from app.retrieval.bm25 import bm25_scores, top_rows
 from app.retrieval.boost import source_boost
 from app.retrieval.dense import cosine_to_rows, dense_search
@@ -37,18 +38,20 @@ class Stages:
     mmr: bool = True
     rerank: bool = True
     boost: bool = True
+    demote: bool = True
 
     @classmethod
     def from_settings(cls, s: Settings) -> "Stages":
-        return cls(mmr=s.mmr_enabled, rerank=s.rerank_enabled)
+        return cls(mmr=s.mmr_enabled, rerank=s.rerank_enabled, demote=s.asking_demotion > 0)
 
 
 ABLATIONS: dict[str, Stages] = {
-    "bm25": Stages(dense=False, mmr=False, rerank=False, boost=False),
-    "dense": Stages(bm25=False, mmr=False, rerank=False, boost=False),
-    "hybrid": Stages(mmr=False, rerank=False, boost=False),
-    "hybrid+mmr": Stages(rerank=False, boost=False),
-    "+rerank": Stages(boost=False),
+    "bm25": Stages(dense=False, mmr=False, rerank=False, boost=False, demote=False),
+    "dense": Stages(bm25=False, mmr=False, rerank=False, boost=False, demote=False),
+    "hybrid": Stages(mmr=False, rerank=False, boost=False, demote=False),
+    "hybrid+mmr": Stages(rerank=False, boost=False, demote=False),
+    "+rerank": Stages(boost=False, demote=False),
+    "+demote": Stages(boost=False),
     "full": Stages(),
 }
 
@@ -80,6 +83,14 @@ class RetrievalPipeline:
         self.default_stages = Stages.from_settings(self.settings)
         self.mmr_pool = 30
         self.rerank_top_n = 20
+        self._asking: dict[int, float] = {}
+
+    def _asking_penalty(self, row: int) -> float:
+        """Demotion of a passage that asks rather than explains: none up to half asking sentences, then rising
+        linearly to the full `asking_demotion` for a passage of nothing but questions and tasks."""
+        if row not in self._asking:
+            self._asking[row] = asking_share(self.index.chunks[row].text)
+        return self.settings.asking_demotion * max(0.0, 2.0 * self._asking[row] - 1.0)
 
     def embed_query(self, query: str) -> np.ndarray:
         return self.embedder.embed([query])[0]
@@ -143,9 +154,20 @@ class RetrievalPipeline:
                 scores[i]["hybrid"] = float(rel[i])
         else:
             rel = np.asarray(dense_sc if st.dense else bm25_sc, np.float32)
+        timings["hybrid"] = _ms(t)
+
+        t = time.perf_counter()
+        if st.demote and s.asking_demotion > 0 and not refers_to_exercise(query):
+            penalty = np.array([self._asking_penalty(int(r)) for r in cand], np.float32)
+            rel = np.asarray(rel, np.float32) - penalty
+            for i in np.flatnonzero(penalty):
+                scores[i]["demote"] = -float(penalty[i])
+            ran.append("demote")
+        elif st.demote and s.asking_demotion > 0:
+            skipped["demote"] = "the question refers to an exercise"
         order = list(np.lexsort((cand, -rel)))  # best first, ties by row
         final = {int(i): float(rel[i]) for i in order}
-        timings["hybrid"] = _ms(t)
+        timings["demote"] = _ms(t)
 
         t = time.perf_counter()
         if st.mmr and len(order) > 1:
