@@ -206,6 +206,21 @@ PHRASINGS: list[tuple[str, str, Intent]] = [
     ("what goes into the frontier after expanding S", "state_each_step", Intent.TRACING),
     ("Welche Knoten expandiert BFS der Reihe nach?", "state_each_step", Intent.TRACING),
     ("what do i do with the next leaf when alpha is 3", "what_next", Intent.TRACING),
+    # found by later fresh probes
+    ("which one is faster on nearly sorted input, insertion sort or heapsort", "compare", Intent.CONCEPTUAL),
+    ("ucs or bfs for a road map with distances?", "compare", Intent.CONCEPTUAL),
+    ("Mir ist nicht klar, wie Minimax ohne vollständigen Baum auskommt", "intuition", Intent.CONCEPTUAL),
+    ("why am i getting 'list index out of range' in my partition", "error_message", Intent.DEBUGGING),
+    ("my memo table doesn't seem to do anything, it is just as slow as before", "not_working", Intent.DEBUGGING),
+    ("Wenn ich meinen Solver auf das große Rätsel loslasse, passiert einfach nichts", "not_working", Intent.DEBUGGING),
+    ("my sort is printing every number twice", "behaviour_report", Intent.DEBUGGING),
+    ("Ergebnis von mir: 6 Knoten expandiert. Kommt das hin?", "check_request", Intent.VERIFICATION),
+    ("i got root 5 but my partner got 4, which of us made a mistake?", "check_request", Intent.VERIFICATION),
+    ("can you describe how quicksort partitions [4,2,7,1] with the last pivot", "run_on_instance", Intent.TRACING),
+    ("Rechne mir bitte die Werte für den Baum in Abbildung 3 aus", "run_on_instance", Intent.TRACING),
+    ("let's do bfs on the graph from the sheet together: S first, then?", "what_next", Intent.TRACING),
+    ("def count(n):\n    if n == 0:\n        return\n    print(n)\n    count(n - 1)\nwhat does count(2) print?",
+     "what_next", Intent.TRACING),
 ]
 
 

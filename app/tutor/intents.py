@@ -37,15 +37,16 @@ How a question is scored (pure; same input, same result):
                         that be", "wie kann das sein"
      how_it_works       how does X work / achieve / relate, under the hood, what makes, wie funktioniert; how to go
                         about it: what's the right way to, how should I, wie sollte man
-     how_question       any other how-question about a method ("how does alpha-beta know ..."): weak (0.5), so it
-                        decides only when nothing else fired
+     how_question       any other how-question ("how does alpha-beta know ...", "like how can a function call
+                        itself"): weak (0.5), so it decides only when nothing else fired
      compare            difference, compare, vs, pros and cons, (dis)advantages, trade-off, rather than, better than,
-                        Unterschied, Vergleich, Vorteil; a trade-off in plain words: what do I gain / pay, worth it,
-                        lohnt es sich
+                        Unterschied, Vergleich, Vorteil; a trade-off in plain words: what do I gain / pay, downside,
+                        worth it, lohnt es sich; which of two is faster / better, "bfs or dfs for a huge maze?"
      when_to_use        when should I use / pick, which X should I choose if ..., in which situations, wann nimmt man,
                         wann ist X sinnvoll; the conditions of a property or failure ("when does dfs fail to terminate")
-     intuition          intuition, the point / use / reason of, what's so special about, help me understand, trying
-                        to get why, how do I spot, explain why, erklaeren wie, der Sinn von, in what sense, inwiefern
+     intuition          intuition, the point / use / reason of, the trick behind, what's so special about, help me
+                        understand, trying to get why, I don't get X at all, not clear why, how do I spot, explain
+                        why, erklaeren wie, der Sinn von, mir ist nicht klar, in what sense, inwiefern
      relation           how two concepts relate: the other way round, implies, is every/all X ..., confused,
                         the link between, umgekehrt, folgt daraus, Zusammenhang; whether a property holds in general
                         ("does a better heuristic always ...?", "are there cases where ...")
@@ -55,8 +56,10 @@ How a question is scored (pure; same input, same result):
      check_request      is this right/correct, can you check/confirm, pls check, double check, look ok, is it true
                         that, who's right, is step 4 right, does this satisfy ..., anything wrong?, did I miss ...,
                         or is this fine, does that mean ...?, is that what you get, anything I'm missing, correct me
-                        if, sanity check, is it fine to, stimmt das/die X, ist (meine X) richtig / in Ordnung, passt
-                        das, pruefen, liege ich richtig, drueber schauen, heisst das dann ...?
+                        if, sanity check, is it fine to, any issues with this, anything to add, which of us, give
+                        feedback, would X be accepted, stimmt das/die X, ist (meine X) richtig / in Ordnung, passt
+                        das, kommt das hin, kann das sein, pruefen, liege ich richtig, drueber schauen, wer von uns,
+                        heisst das dann ...?
      tag_question       a confirmation tag at the end: "right?", "correct?", "true or not?", ", yes?", ", is it?",
                         "isn't it?", "richtig?", "oder?", "stimmt's?", ", gell?", "nicht wahr?", "also ja?", ",
                         matches?", ", plausible?", ", good enough?"; not when the
@@ -67,7 +70,7 @@ How a question is scored (pure; same input, same result):
                         "so <claim>?"; a hedge on a result: "not 100% sure about", "nicht ganz sicher"
      own_answer         my (X) answer/solution/trace/passes/steps, final answer, here's my, claim:, i got (not "i get
                         that"), i computed/counted/checked/pruned, i have [..], i think, pretty sure, ich glaube, ich
-                        komme auf, bekomme ich, meine Loesung, hab ... raus, hab verglichen
+                        komme auf, bekomme ich, meine Loesung, Ergebnis von mir, hab ... raus, habe ich 12 gezaehlt
      works_claimed      the learner says it works: "this works for me", "runs fine", "tests pass", "tests laufen
                         durch" (not "works on X but on Y ...", which is a bug report)
      code_for_review    pasted code together with a check request or an own-answer phrase
@@ -79,19 +82,22 @@ How a question is scored (pure; same input, same result):
      wrong_output       wrong output/result, instead of <value>, expected ... got, returns None, falsche Ausgabe,
                         the learner's output set against a reference ("but the answer sheet says 11")
      not_working        doesn't work, never terminates/finds, funktioniert nicht, kaputt, findet nie, something's
-                        off, irgendwas stimmt da nicht, terminiert ... nicht, laeuft weiter, works on X but (not) on Y
+                        off, is off, nothing happens, so slow, tests fail, doesn't seem to do anything, still slow,
+                        irgendwas stimmt da nicht, terminiert ... nicht, laeuft weiter, passiert nichts, bringt nichts,
+                        works on X but (not) on Y
      hangs_or_crashes   infinite loop, loops forever, hangs, crashes, dies with, still running / running for 20
                         minutes, takes forever, out of memory, loops between A and B forever, endlos, stuerzt ab,
                         haengt (not "haengt von ... ab"), dauert ewig
-     find_bug           bug, what's wrong, where is the mistake, is that the problem, liegt es daran,
-                        was mache ich falsch
+     find_bug           bug, what's wrong, where is the mistake, is that the problem, could that be why, liegt es
+                        daran, koennte es daran liegen, was mache ich falsch
      code_with_symptom  pasted code together with an error or wrong-behaviour phrase, or a sign of bad output
                         ("the min levels do nothing")
      code_behaviour     pasted code and what "this"/"it" does when run ("this explores deep first not wide, why"),
                         unless the learner says it works or asks for a check
      behaviour_report   the learner reports what THEIR program does when it runs: "my X <returns|picks|expands|
                         prunes|explores|keeps|...>", "mein X <gibt|findet|besucht|...>", "my X is wrong", "when I run
-                        it", "my output", "my X is way slower"; a program as subject without "my" ("the mcts bot
+                        it", "my output", "my X is way slower", "my X is printing ..."; a program as subject without
+                        "my" ("the mcts bot
                         ignores ..."); people and course material ("my professor says", "my notes") are excluded
      bad_behaviour      a run verb followed by a sign the output is bad without an error word (suboptimal, worst,
                         way more, twice, nothing, backwards, every time, too high, longer than optimal, a different
@@ -113,14 +119,18 @@ How a question is scored (pure; same input, same result):
                         how, show (me one full) iteration, list every, how do I run/apply, fuehr/geh/spiel ... durch,
                         durchgehen, durchrechnen, rechne ... vor, wie laeuft ... ab, zeig mir den Ablauf
      run_on_instance    a how-question about, a request to carry out ("can you do ...", "expand the first three
-                        nodes ...", "koennen wir ... machen"), or what a method does / yields, on a concrete instance
-                        the learner names: a literal list or number sequence, "this/the new tree", a map, "the
+                        nodes ...", "let's do", "rechne ... aus", "koennen wir ... machen", "wie wuerde X vorgehen"),
+                        an embedded "how quicksort partitions", or what a method does / yields, on a concrete instance
+                        the learner names: a literal list, number sequence, quoted string or edge list ("S-A 2"),
+                        "this/the new tree", a map, "the
                         (romania) example", "the tree from the lecture", figure/slide/Aufgabe/problem N; not with
                         "in general" / "come up with" / "design"
-     what_next          what happens next, what's the next step, which node comes next, then what, wie geht es
-                        weiter, was passiert als naechstes (a bare "next move" inside a report is not tracing)
+     what_next          what happens next, what's the next step, which node comes next, then what, "A first, then?",
+                        what does f(3) print, wie geht es weiter, was passiert als naechstes, und dann? (a bare "next
+                        move" inside a report is not tracing)
      state_each_step    in (what) order, what's the order ... visits, which nodes get visited / values get removed,
-                        which child does selection pick, how do the values go up / change during, what's on the call
+                        which child does selection pick, how do the values go up / change during, how does the
+                        frontier evolve, what values end up at, values at node F / when we reach F, what's on the call
                         stack, what goes into the frontier, after expanding B, after WA=red, what happens in the
                         second iteration, what does the queue/stack/frontier contain/look like, after the third
                         iteration, wie sieht ... aus, wie veraendern sich, welche Knoten expandiert, nach dem
