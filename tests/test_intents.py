@@ -303,6 +303,8 @@ def test_normalise_lowercases_transliterates_and_fixes_cue_typos() -> None:
     assert normalise("simulated annealing, might") == "simulated annealing, might"
     # A stem of a cue is not a typo of it: "happen" stays, so "what would happen" is still read.
     assert normalise("what would happen") == "what would happen"
+    # Short cues are one letter from other words, so their frequent misspellings are listed, not guessed.
+    assert normalise("wat happens next, rite?") == "what happens next, right?"
     # Swapped and doubled/dropped letters are typos; substitutions are usually other real words and stay.
     assert normalise("korretk, crashs, wichtig, aufgabe") == "korrekt, crashes, wichtig, aufgabe"
     assert classify_intent("warum ist die reihenfolge so wichtig?").intent == Intent.CONCEPTUAL

@@ -22,6 +22,13 @@ CUE_WORDS: tuple[str, ...] = (
 )
 
 
+# Short cue words are too close to other words for fuzzy correction; their frequent misspellings are listed.
+SHORT_TYPOS: dict[str, str] = {
+    "wat": "what", "wht": "what", "whta": "what", "waht": "what", "rite": "right", "rigth": "right",
+    "dosnt": "doesnt", "wich": "which", "whihc": "which", "hwo": "how", "warun": "warum", "wiso": "wieso",
+}
+
+
 # --- pasted material (raw text) --------------------------------------------------------------------------------
 
 CODE_MARKERS = re.compile(
@@ -309,7 +316,7 @@ NOT_WORKING = (
     r"\b(doesn'?t|does not|don'?t|do not|didn'?t) (seem to |really )?(do anything|help|change anything|make a difference|"
     r"have any effect|speed (it|anything) up)\b|\b(just |still )?as (slow|bad|long) as (before|without)\b|"
     r"\bstill (too |so |very |really )?(slow|wrong|broken|crash\w*|fail\w*|loop\w*|hang\w*|empty|zero|none)\b|"
-    r"\bimmer noch (zu |so |sehr )?(langsam|falsch|kaputt|leer)\b|\bbringt (gar |ueberhaupt )?nichts\b|\b(irgend)?(was|etwas) stimmt\b.*\bnicht\b|"
+    r"\bimmer noch (zu |so |sehr )?(langsam|falsch|kaputt|leer|unsortiert)\b|\bstill (unsorted|unchanged)\b|\bbringt (gar |ueberhaupt )?nichts\b|\b(irgend)?(was|etwas) stimmt\b.*\bnicht\b|"
     r"\bstimmt (da|hier|damit|dabei|bei mir)( \w+)? nicht\b|"
     # works in one case but not in another
     r"\bworks (on|for|with|when|if)\b[^.?!]*\bbut (on|for|with|when|if|not|as soon|once|fails|crashes|dies|breaks)\b|"

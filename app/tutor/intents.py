@@ -12,10 +12,10 @@ How a question is scored (pure; same input, same result):
 
 1. Normalise: lower-case, German umlauts transliterated (ä→ae, ö→oe, ü→ue, ß→ss) so "prüfen" and "pruefen" are
    one word, and each word of 6+ letters that is one dropped, doubled or swapped letter away from a cue word (and
-   not its stem, "happen" of "happens") is replaced by it ("corect", "infinte", "funktoniert", "korretk"; rapidfuzz Indel and Damerau-Levenshtein).
-   Substitutions are not corrected, because they are mostly other real words ("wichtig"/"richtig",
-   "aufgabe"/"ausgabe"); shorter cues list their usual misspellings in the pattern instead ("right" is one letter
-   from "might").
+   not its stem, "happen" of "happens") is replaced by it ("corect", "infinte", "funktoniert", "korretk"; rapidfuzz
+   Indel and Damerau-Levenshtein). Substitutions are not corrected, because they are mostly other real words
+   ("wichtig"/"richtig", "aufgabe"/"ausgabe"); shorter cues are one letter from other words ("right"/"might"), so
+   their frequent misspellings are listed instead (`SHORT_TYPOS`: "wat" -> "what", "rite" -> "right").
 2. Detect pasted material on the original text: `code` (≥ 2 code-like lines or tokens: `def f(`, `return`,
    `for x in`, `while ...:`, assignments, fences) and `trace` (a run of ≥ 3 single capital letters on one line
    such as "A B D C" or "S-A-D-G", the visiting order a student reports; an adjacency list "A: B, C" is not one).
@@ -253,6 +253,8 @@ _EMPHASIS = re.compile(r"[*_]{1,2}(\w[^*_\n]*?)[*_]{1,2}")  # *think* -> think
 
 def _fix_typo(match: re.Match[str]) -> str:
     word = match.group(0)
+    if word in P.SHORT_TYPOS:
+        return P.SHORT_TYPOS[word]
     if len(word) < 6 or word in _CUE_SET or any(word.startswith(c) or c.startswith(word) for c in P.CUE_WORDS):
         return word  # a cue itself, an inflection of one ("simulated") or its stem ("happen"), not a typo
     # One dropped or doubled letter ("corect", "crashs") ...
