@@ -14,6 +14,7 @@ with the grader's own embedder, so every report carries its own point of compari
 from __future__ import annotations
 
 import csv
+import inspect
 import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -167,12 +168,14 @@ def metrics(pred: Sequence[float], gold: Sequence[float]) -> Metrics:
 
 
 def cosine_baseline_scores(
-    rows: Sequence[ScoredAnswer], embedder, *, batch_size: int = 64, progress: bool = False
+    rows: Sequence[ScoredAnswer], embedder, *, batch_size: int = 64, progress: bool = False,
+    table: dict[str, np.ndarray] | None = None,
 ) -> list[float]:
     """The baseline: 5 · max(0, cos(answer, reference)), a plain linear map of the MiniLM cosine to 0–5.
-    Empty answers score 0 (there is nothing to embed)."""
+    Empty answers score 0 (there is nothing to embed). `table` (text → unit vector from the same embedder) is
+    reused and completed, so a caller that already embedded the texts does not embed them again."""
     texts = [t for r in rows for t in (r.answer, r.reference) if t.strip()]
-    table = embed_unique(embedder, texts, batch_size=batch_size, progress=progress)
+    table = embed_unique(embedder, texts, batch_size=batch_size, progress=progress, known=table)
     out = []
     for r in rows:
         if not r.answer.strip():
@@ -191,16 +194,25 @@ def evaluate_grader(
     if not rows:
         raise UserError("nothing to evaluate: no scored answers")
     triples = [(r.question, r.reference, r.answer) for r in rows]
+    own_embedder = getattr(grader, "embedder", None)
+    embedder = embedder if embedder is not None else own_embedder
+    # Answers and references are embedded once for the baseline and handed to the grader, which needs them too.
+    table = None
+    if embedder is not None:
+        table = embed_unique(embedder, [t for r in rows for t in (r.answer, r.reference) if t.strip()],
+                             progress=progress)
     grade_many = getattr(grader, "grade_many", None)
     if callable(grade_many):
-        grades: list[Grade] = grade_many(triples, progress=progress)
+        shares = embedder is own_embedder and "known" in inspect.signature(grade_many).parameters
+        grades: list[Grade] = (
+            grade_many(triples, progress=progress, known=table) if shares else grade_many(triples, progress=progress)
+        )
     else:
         grades = [grader.grade(*t) for t in triples]
     gold = [r.score for r in rows]
     pred = [g.score for g in grades]
-    embedder = embedder if embedder is not None else getattr(grader, "embedder", None)
     baseline = (
-        metrics(cosine_baseline_scores(rows, embedder, progress=progress), gold) if embedder is not None else None
+        metrics(cosine_baseline_scores(rows, embedder, table=table), gold) if embedder is not None else None
     )
     return GradingReport(
         n=len(rows),

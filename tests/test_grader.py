@@ -8,7 +8,7 @@ import pytest
 
 from app.grading import Grade, Grader, OfflineGrader, grade_answer
 from app.grading.concepts import analyse, detect_language, is_non_answer
-from app.grading.grader import evidence_to_score, ramp, round_half_up
+from app.grading.grader import embed_unique, evidence_to_score, ramp, round_half_up
 from app.grading.concepts import tokens
 from indexing.embedder import HashEmbedder
 
@@ -43,8 +43,16 @@ def _norm(s: str) -> str:
 
 
 def test_evidence_to_score_golden_table():
-    got = [round(evidence_to_score(e), 6) for e in (0.0, 0.2, 0.4, 0.6, 0.8, 1.0, -1.0, 2.0)]
-    assert got == [0.0, 1.8, 3.2, 4.2, 4.8, 5.0, 0.0, 5.0]
+    got = [round(evidence_to_score(e), 6) for e in (0.0, 0.1, 0.2, 0.3, 0.4, 0.55, 0.8, 1.0, -1.0, 2.0)]
+    # 4.75 at evidence 0.55 (FULL_CREDIT_EVIDENCE, the median evidence of the sample's full-mark answers), concave
+    # below it, linear to 5 above it.
+    assert got == [0.0, 1.570248, 2.826446, 3.768595, 4.396694, 4.75, 4.888889, 5.0, 0.0, 5.0]
+
+
+def test_evidence_to_score_is_strictly_increasing_on_0_1():
+    xs = [i / 200 for i in range(201)]
+    ys = [evidence_to_score(x) for x in xs]
+    assert all(b > a for a, b in zip(ys, ys[1:]))
 
 
 def test_ramp_and_rounding():
@@ -87,6 +95,36 @@ def test_offline_grader_is_a_grader_and_batch_equals_single():
     for x in many:
         assert isinstance(x, Grade)
         assert 0.0 <= x.score <= 5.0 and x.quality in range(6) and x.is_correct == (x.quality >= 3)
+
+
+class _CountingEmbedder(HashEmbedder):
+    def __init__(self) -> None:
+        super().__init__(32)
+        self.calls: list[list[str]] = []
+
+    def embed(self, texts, *, batch_size=32, progress=False):
+        self.calls.append(list(texts))
+        return super().embed(texts, batch_size=batch_size, progress=progress)
+
+
+def test_embed_unique_embeds_new_distinct_texts_in_one_call_and_reuses_known():
+    emb = _CountingEmbedder()
+    table = embed_unique(emb, ["a b", "c", "a b", "d e f"], batch_size=2)
+    assert emb.calls == [["a b", "c", "d e f"]]
+    more = embed_unique(emb, ["c", "g"], known=table)
+    assert emb.calls[1] == ["g"]
+    assert set(more) == {"a b", "c", "d e f", "g"} and set(table) == {"a b", "c", "d e f"}
+    assert embed_unique(emb, ["c"], known=more) == more and len(emb.calls) == 2
+
+
+def test_grade_many_with_known_table_matches_without():
+    triples = [(STACK_Q, STACK_R, a) for a in (STACK_PARAPHRASE, STACK_WRONG, "It is LIFO.")]
+    emb = _CountingEmbedder()
+    plain = OfflineGrader(emb).grade_many(triples)
+    known = embed_unique(emb, [STACK_R, STACK_PARAPHRASE])
+    reused = OfflineGrader(emb).grade_many(triples, known=known)
+    assert [g.score for g in reused] == [g.score for g in plain]
+    assert STACK_R not in emb.calls[-1] and STACK_PARAPHRASE not in emb.calls[-1]
 
 
 # --- golden behaviour with the real MiniLM ----------------------------------------------------------------------

@@ -16,20 +16,25 @@ fitted ones and far more robust out of sample (Dawes 1979, "The robust beauty of
 cosines are put on [0, 1] with the same anchors, read off what MiniLM cosines mean on STS-style data: about 0.2 for
 unrelated sentences of the same domain (→ 0), about 0.85 for paraphrases (→ 1).
 
-From evidence e ∈ [0, 1] to the 0–5 scale: `score = 5 · (1 − (1 − e)²)`. Reasoning, from the target data rather
-than from our own sample: human scores on course short answers are skewed high (Mohler/Texas: mean ≈ 4.2, most
-answers mostly right), and an answer that shares only part of the reference's wording is, far more often than
-not, a correct answer phrased differently. Under squared error the best prediction is E[score | evidence]; with
-evidence this noisy (r ≈ 0.5) that expectation stays high until the evidence is clearly bad, and falls fast only
-near the bottom. A concave map does exactly that:
+From evidence e ∈ [0, 1] to the 0–5 scale: concave up to the anchor A = `FULL_CREDIT_EVIDENCE`,
+`score = 4.75 · (1 − (1 − e/A)²)`, then linear from 4.75 at A to 5 at e = 1 (`evidence_to_score`).
 
-    e     0    0.2   0.4   0.6   0.8   1.0
-    score 0    1.8   3.2   4.2   4.8   5.0
+The anchor `FULL_CREDIT_EVIDENCE` (0.55) is read off our own hand-scored sample (data/grading/sample.csv), never
+off an evaluation set: it is the median evidence of the 14 sample answers the teacher gave full marks (0.555). The
+three signals never all reach 1 for a correct answer in other words (MiniLM cosines of paraphrases sit around
+0.7–0.85, and a correct answer rarely reuses most of the reference's words), so mapping e = 1 to 5 left the
+sample's full-mark answers at 3.5 on average — a point and a half too low. With the anchor, evidence that a
+full-mark answer typically reaches earns 4.75 (5 less a quarter point, so that stronger evidence still ranks
+higher instead of tying at the ceiling), and the concave shape keeps partial evidence high rather than halving
+it: a teacher's scale gives most of the credit to an answer that is mostly right.
 
-so a typical correct-but-reworded answer (cosine ≈ 0.7, half the concepts) lands around 4.3–4.6, a partial one
-around 3–3.5, and only answers with little overlap in meaning and words fall below 2. A linear map (the
-"cosine only" baseline, 5·cos) puts the same correct answer at 3.5 and would be biased low by about a point on
-such data, which is most of an RMSE budget of 0.9.
+    e     0     0.1   0.2   0.3   0.4   0.55  0.8   1.0
+    score 0     1.57  2.83  3.77  4.40  4.75  4.89  5.0
+
+On the sample this raises Pearson r (0.517 → 0.573) and QWK (0.485 → 0.548) and worsens only RMSE there
+(1.78 → 1.99): that sample is built around wrong answers in the right vocabulary (mean score 2.36), the case that
+any similarity grader over-scores. Where most answers are mostly right — course short answers — the same map is
+what puts right answers near the top of the scale.
 
 Rules that override the evidence, because they are certain rather than noisy:
 - an empty, punctuation-only or "I don't know" answer scores 0;
@@ -43,13 +48,11 @@ concepts (single words from the reference) and is checked never to contain the r
 from __future__ import annotations
 
 import math
-import sys
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Protocol, runtime_checkable
 
 import numpy as np
 from rapidfuzz import fuzz
-from tqdm import tqdm
 
 from app.grading.concepts import RESTATEMENT_MAX_NOVEL_SHARE, Analysis, analyse, content_words, tokens
 
@@ -63,6 +66,12 @@ WORD_COS_HIGH = 0.85
 # A misspelt concept ("recursoin") still counts when rapidfuzz's normalised Indel similarity is at least this.
 FUZZY_MIN_RATIO = 85.0
 FUZZY_MIN_LEN = 5
+# Evidence at which an answer earns full marks: the median evidence of the sample's full-mark answers (see the
+# module docstring). Measured on data/grading/sample.csv only.
+FULL_CREDIT_EVIDENCE = 0.55
+# Score at the anchor: the top of the scale less a quarter point, so that evidence above the median full-mark answer
+# still orders answers (a hard ceiling at the anchor tied a paraphrase with a wrong answer in the right words).
+ANCHOR_SCORE = 4.75
 # Credit at which a concept is reported as covered in the feedback.
 COVERED_CREDIT = 0.5
 RESTATEMENT_CAP = 1.0
@@ -96,9 +105,14 @@ def ramp(x: float, low: float, high: float) -> float:
 
 
 def evidence_to_score(e: float) -> float:
-    """Concave map of evidence e ∈ [0, 1] onto 0–5: 5·(1 − (1 − e)²). See the module docstring for why."""
+    """Monotone map of evidence e onto 0–5: concave up to the anchor, 4.75·(1 − (1 − e/A)²) with
+    A = FULL_CREDIT_EVIDENCE, then linear from 4.75 at A to 5 at e = 1. Strictly increasing, so two answers with
+    different evidence never tie at the ceiling. See the module docstring for the anchor and the shape."""
     e = min(1.0, max(0.0, e))
-    return 5.0 * (1.0 - (1.0 - e) ** 2)
+    a = FULL_CREDIT_EVIDENCE
+    if e <= a:
+        return ANCHOR_SCORE * (1.0 - (1.0 - e / a) ** 2)
+    return ANCHOR_SCORE + (5.0 - ANCHOR_SCORE) * (e - a) / (1.0 - a)
 
 
 def round_half_up(x: float) -> int:
@@ -258,16 +272,19 @@ def score_analysis(
 
 
 def embed_unique(
-    embedder, texts: Iterable[str], *, batch_size: int = 64, progress: bool = False
+    embedder, texts: Iterable[str], *, batch_size: int = 64, progress: bool = False,
+    known: dict[str, np.ndarray] | None = None,
 ) -> dict[str, np.ndarray]:
-    """Embed each distinct text once, `batch_size` at a time (tqdm bar on stderr when `progress`)."""
-    unique = list(dict.fromkeys(texts))
-    table: dict[str, np.ndarray] = {}
-    starts = range(0, len(unique), batch_size)
-    for start in tqdm(starts, desc="embedding", unit="batch", file=sys.stderr, disable=not progress):
-        batch = unique[start : start + batch_size]
-        vecs = embedder.embed(batch, batch_size=batch_size)
-        table.update(zip(batch, vecs))
+    """Embed each distinct text once, skipping those already in `known`; returns `known` plus the new vectors.
+
+    All new texts go to the embedder in one call so that it can sort them by length across the whole set
+    (sentence-transformers batches similar lengths together): per-batch calls of 64 padded every batch to its
+    longest text and took twice as long on the 6,437 distinct texts of a 2,273-answer set."""
+    table: dict[str, np.ndarray] = dict(known or {})
+    new = [t for t in dict.fromkeys(texts) if t not in table]
+    if new:
+        vecs = embedder.embed(new, batch_size=batch_size, progress=progress)
+        table.update(zip(new, vecs))
     return table
 
 
@@ -289,14 +306,17 @@ class OfflineGrader:
         return grade_answer(question, reference, answer, embedder=self.embedder)
 
     def grade_many(
-        self, items: Iterable[tuple[str, str, str]], *, batch_size: int = 64, progress: bool = False
+        self, items: Iterable[tuple[str, str, str]], *, batch_size: int = 64, progress: bool = False,
+        known: dict[str, np.ndarray] | None = None,
     ) -> list[Grade]:
-        """Grade many (question, reference, answer) triples, embedding every distinct text once, in batches."""
+        """Grade many (question, reference, answer) triples, embedding every distinct text once in one batched
+        call (texts already in `known`, a text → unit-vector table from the same embedder, are not embedded
+        again)."""
         triples = list(items)
         analyses = [analyse(q, r, a) for q, r, a in triples]
         texts: list[str] = []
         for an, (q, r, a) in zip(analyses, triples):
             if not an.non_answer:
                 texts.extend(texts_to_embed(an, q, r, a))
-        table = embed_unique(self.embedder, texts, batch_size=batch_size, progress=progress)
+        table = embed_unique(self.embedder, texts, batch_size=batch_size, progress=progress, known=known)
         return [score_analysis(an, q, r, a, table) for an, (q, r, a) in zip(analyses, triples)]
