@@ -62,7 +62,8 @@ CHECK = (
     r"\bany (issues|problems|mistakes|concerns) (with|in) (this|it|that|my)\b|\banything (to add|else)\s*\?|"
     r"\bkommt (das|es) hin\b|\bwhich (one )?of us\b|\bwer von uns\b|\bkann (das|es) (hinkommen|sein|stimmen)\b|"
     r"\bdid i do it\b|\bam i right\b|\b(can|could|would) (you|u|someone|anyone) (please |pls )?(check|confirm|verify|"
-    r"double check|look at|review|go over|proofread|grade|mark)\b|\b(give|get) (me )?(some |any )?feedback\b|"
+    r"double check|look at|look over|look through|review|go over|proofread|grade|mark)\b|"
+    r"\btell me (if|whether) (i|it|this|my|that)\b|\b(give|get) (me )?(some |any )?feedback\b|"
     r"\bfeedback (on|for|zu)\b|(^|[,.;:]\s*|\band |\bor )would [^?]{1,40} be (accepted|correct|right|ok|okay|valid|"
     r"enough|fine)\b|\bdouble[- ]?check\b|\bcheck (my|this|if|whether)\b|\bconfirm\b|\blooks? (ok|okay|right|good|"
     r"correct)\b|\bstimmt (das|so|meine?|es|die|der|den)\b|\b(so )?in ordnung\s*\?|\bist (das|dies|"
@@ -239,7 +240,7 @@ RELATION = (
     r"\bthe other way (a)?round\b|\bumgekehrt\b|\b(does|do|is) .*\bimpl(y|ies)\b|\bfolgt (daraus|aus)\b|^(is|are|"
     r"sind|ist) (every|each|all|any|jede[rs]?|alle)\b|\bconfus\w*|\bverwirr\w*|\bdurcheinander\b|\bmix(ing)? up\b|"
     r"\bwhat'?s the (relation|connection|link)\b|\bzusammenhang\b|\bthe (relation|relationship|connection|"
-    r"link) between\b|\b(are there|is there|gibt es) (any )?(cases|situations|faelle|situationen)\b|\bhow (are|"
+    r"link) between\b|\b(are there|is there|gibt es) (any |a )?(cases?|situations?|scenarios?|faelle|fall|situationen?)\b|\bhow (are|"
     r"is) [^?]{1,40}\brelated\b|"
     # a yes/no question whether a property holds in general: "does a better heuristic always ...?"
     r"(^|[,.;:]\s*)(does|do|is|are|can|will|would|bringt|ist|sind|kann|hat|findet|gibt)\b[^?]*\b(always|immer|never|"
@@ -249,7 +250,8 @@ RELATION = (
 WHAT_IF = (
     r"\bwhat happens (to [^?.,]{1,40} )?if\b|\bwas (bedeutet|heisst|aendert) (das|es|dies|sich) (fuer|an)\b|\b(does|"
     r"do|would|will) [^?.]{0,60}\bmatter\b|\bspielt\b.*\brolle\b|\bwhat changes\b|\bwas passiert,? wenn\b|"
-    r"\bwhat if\b|\bwould be fine\b|\b(does|do|would|can|will) [^?]{1,60}\b(affect|influence|impact)\b|"
+    r"\bwhat if\b|\bwould be fine\b|\bwhat (exactly )?(goes|can go|would go) wrong\b|\b(welchen|was fuer einen) einfluss\b|"
+    r"\beinfluss (von|der|des|auf)\b|\bwhat (effect|impact|influence) (does|do|has|have)\b|\b(effect|impact|influence) of\b|\b(does|do|would|can|will) [^?]{1,60}\b(affect|influence|impact)\b|"
     r"\b(beeinflusst|beeinflussen)\b|\bwhat (would|could|will|might) (happen|go wrong|change|break)\b|\bwas (wuerde|"
     r"koennte|wird) (passieren|schiefgehen|sich aendern)\b"
 )
@@ -349,7 +351,9 @@ FIND_BUG = (
     r"\bwo ist der (fehler|bug)\b|\bwhere (is|could) the (mistake|bug|error)\b|\bmistake\b|\b(is|could) (this|that|"
     r"it) (be )?the (problem|issue|cause|reason|bug|mistake)\b|\bliegt (es|das) (daran|an)\b|\bcould (that|this|"
     r"it) be (why|the reason|what)\b|\bkoennte (es|das) (daran|der grund)\b|\bcant find\b|\bcan'?t find the\b|"
-    r"\bhelp,? my\b|\bhilfe,? (mein|meine|bei meinem)\b|\bwhat'?s going on\b|\bany idea\b"
+    r"\bhelp,? my\b|\bhilfe,? (mein|meine|bei meinem)\b|\bwhat'?s going on\b|\bany idea\b|"
+    # the learner's own hypothesis about the cause: "i think slicing is the problem"
+    r"\b(?<!what )(is|was|might be|could be|must be) the (problem|issue|culprit|cause|bug)\b"
 )
 
 BEHAVIOUR_REPORT = (
@@ -430,7 +434,8 @@ WHAT_NEXT = (
     r"step|state|iteration|call|move)\b|\b(what|which|welche\w*) [\w*-]+ (does|do|would|will|is|wird|nimmt|"
     r"waehlt) [^?]{0,30}\b(next|als naechstes)\b|\b(pick|choose|expand|pop|visit|take)\w* next\b|\b(with|to|for|"
     r"at) the next (leaf|node|child|edge|city|state|element|pair|level|call|move|value)\b|\bwhat('?s|"
-    r" is) the output of\b|,\s*(and )?then\s*\?+\s*$|\bund dann\s*\?+\s*$|\bwhat (does|would) (this|the|"
+    r" is) the output of\b|\bwhat('?s| is| gets| does it)? (printed|output|returned|displayed|shown)\b|"
+    r",\s*(and )?then\s*\?+\s*$|\bund dann\s*\?+\s*$|\bwhat (does|would) (this|the|"
     r"it) \w* ?print\b|\bwhat (does|would|will) [\w*-]+(\([^)]*\))? (print|output|return|show|display)\b"
 )
 
@@ -448,7 +453,8 @@ STATE_EACH_STEP = (
     r"\bwhat (values?|numbers?|costs?|labels?) (end up|get propagated|propagate|go|are (written|stored)) (at|in|on|"
     r"to)\b|\bafter [\w*-]+ ?= ?\w+|\bat (node|knoten) [a-z]\b|\bwhen (we|you|it|i) (reach|get to|visit|pop|expand|"
     r"arrive at) (node |knoten )?[a-z]\b|\bwhat happens (in|during|on|at) the (first|second|third|fourth|\d+\w*|next|"
-    r"last)\b|\bwhat does the (frontier|queue|stack|open list|fringe|table|heap)\b.*\blook like\b|"
+    r"last)\b|\bwhat does the (frontier|queue|stack|open list|fringe|table|heap|call tree|recursion tree|search tree|call stack|"
+    r"array|dp table|board|matrix)\b.*\blook like\b|"
     r"\bhow does the (call )?(stack|queue|table|heap|tree)\b.*\blook\b|\bwie sieht (der|die|das)\b.*\baus\b|"
     r"\bwie (veraender|entwickel)\w* sich\b|\bhow (does|do) the (\w+ )?(frontier|queue|stack|table|heap|tree|array|"
     r"list|values?|distances?) (evolve|develop|change|grow)\b|\bhow do(es)? [^?]{1,30}\b(change|evolve|develop|"
