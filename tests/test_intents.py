@@ -219,6 +219,12 @@ PHRASINGS: list[tuple[str, str, Intent]] = [
     ("can you describe how quicksort partitions [4,2,7,1] with the last pivot", "run_on_instance", Intent.TRACING),
     ("Rechne mir bitte die Werte für den Baum in Abbildung 3 aus", "run_on_instance", Intent.TRACING),
     ("let's do bfs on the graph from the sheet together: S first, then?", "what_next", Intent.TRACING),
+    ("is a consistent heuristic a stronger condition than an admissible one? how so", "why", Intent.CONCEPTUAL),
+    ("Welchen Einfluss hat die Zugreihenfolge auf Alpha-Beta?", "what_if", Intent.CONCEPTUAL),
+    ("my merge sort is quadratic in practice, i think slicing is the problem", "find_bug", Intent.DEBUGGING),
+    ("can u look over my pseudocode and tell me if the goal test is in the right place", "check_request",
+     Intent.VERIFICATION),
+    ("in the pruning example, which leaves are never looked at?", "state_each_step", Intent.TRACING),
     ("def count(n):\n    if n == 0:\n        return\n    print(n)\n    count(n - 1)\nwhat does count(2) print?",
      "what_next", Intent.TRACING),
 ]
@@ -248,6 +254,8 @@ def test_general_phrasing_rules(question: str, rule: str, expected: Intent) -> N
         ("how do you come up with a heuristic for the campus map in general", Intent.CONCEPTUAL),
         # "every iteration" inside a description is not a request for a trace.
         ("whats the point of ids if it redoes the work every iteration", Intent.CONCEPTUAL),
+        # "goes through" describes a path; "go through it with me" asks for a trace.
+        ("the path my a* returns goes through a wall in the grid", Intent.DEBUGGING),
     ],
 )
 def test_precedence_of_the_general_rules(question: str, expected: Intent) -> None:

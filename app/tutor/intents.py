@@ -33,7 +33,7 @@ How a question is scored (pure; same input, same result):
      fact_which         which / who / how many / welche(r) / wie viele / wie nennt man: asking for a named fact
      fact_property      is X stable/complete/optimal/..., default, complexity / runtime / Laufzeit / big O
    conceptual
-     why                why, how come, warum, wieso, weshalb, wozu; the rhetorical "how is that not ...", "how can
+     why                why, how come, how so, warum, wieso, weshalb, wozu; the rhetorical "how is that not ...", "how can
                         that be", "wie kann das sein"
      how_it_works       how does X work / achieve / relate, under the hood, what makes, wie funktioniert; how to go
                         about it: what's the right way to, how should I, wie sollte man
@@ -41,7 +41,8 @@ How a question is scored (pure; same input, same result):
                         itself"): weak (0.5), so it decides only when nothing else fired
      compare            difference, compare, vs, pros and cons, (dis)advantages, trade-off, rather than, better than,
                         Unterschied, Vergleich, Vorteil; a trade-off in plain words: what do I gain / pay, downside,
-                        worth it, lohnt es sich; which of two is faster / better, "bfs or dfs for a huge maze?"
+                        worth it, lohnt es sich; which of two is faster / better, "bfs or dfs for a huge maze?",
+                        stronger / more general than
      when_to_use        when should I use / pick, which X should I choose if ..., in which situations, wann nimmt man,
                         wann ist X sinnvoll; the conditions of a property or failure ("when does dfs fail to terminate")
      intuition          intuition, the point / use / reason of, the trick behind, what's so special about, help me
@@ -51,12 +52,14 @@ How a question is scored (pure; same input, same result):
                         the link between, umgekehrt, folgt daraus, Zusammenhang; whether a property holds in general
                         ("does a better heuristic always ...?", "are there cases where ...")
      what_if            what happens (to X) if, what would happen / go wrong, does/would X matter, does X affect Y,
-                        what changes, was passiert wenn, spielt ... eine Rolle, was bedeutet das fuer
+                        the effect of, what changes, was passiert wenn, spielt ... eine Rolle, welchen Einfluss,
+                        was bedeutet das fuer
    verification (the learner states a result, claim or trace of their own and asks for confirmation)
      check_request      is this right/correct, can you check/confirm, pls check, double check, look ok, is it true
                         that, who's right, is step 4 right, does this satisfy ..., anything wrong?, did I miss ...,
                         or is this fine, does that mean ...?, is that what you get, anything I'm missing, correct me
-                        if, sanity check, is it fine to, any issues with this, anything to add, which of us, give
+                        if, sanity check, is it fine to, any issues with this, anything to add, which of us, look
+                        over ... and tell me if, give
                         feedback, would X be accepted, stimmt das/die X, ist (meine X) richtig / in Ordnung, passt
                         das, kommt das hin, kann das sein, pruefen, liege ich richtig, drueber schauen, wer von uns,
                         heisst das dann ...?
@@ -88,8 +91,8 @@ How a question is scored (pure; same input, same result):
      hangs_or_crashes   infinite loop, loops forever, hangs, crashes, dies with, still running / running for 20
                         minutes, takes forever, out of memory, loops between A and B forever, endlos, stuerzt ab,
                         haengt (not "haengt von ... ab"), dauert ewig
-     find_bug           bug, what's wrong, where is the mistake, is that the problem, could that be why, liegt es
-                        daran, koennte es daran liegen, was mache ich falsch
+     find_bug           bug, what's wrong, where is the mistake, is that the problem, could that be why, "i think
+                        slicing is the problem", liegt es daran, koennte es daran liegen, was mache ich falsch
      code_with_symptom  pasted code together with an error or wrong-behaviour phrase, or a sign of bad output
                         ("the min levels do nothing")
      code_behaviour     pasted code and what "this"/"it" does when run ("this explores deep first not wide, why"),
@@ -115,7 +118,7 @@ How a question is scored (pure; same input, same result):
                         one <unit> at a time, after/at/for each <unit> (node, step, depth ...), each node you
                         expand, all the steps, Schritt fuer Schritt, Knoten fuer Knoten, an/nach jedem <unit>, der
                         Reihe nach, Zwischenschritte; a bare "every iteration" describes an algorithm
-     walk_through       walk me through, go/work/play through, trace X (not "my trace"), dry run, simulate, show me
+     walk_through       walk me through, go/work/play/talk through, trace X (not "my trace"), dry run, simulate, show me
                         how, show (me one full) iteration, list every, how do I run/apply, fuehr/geh/spiel ... durch,
                         durchgehen, durchrechnen, rechne ... vor, wie laeuft ... ab, zeig mir den Ablauf
      run_on_instance    a how-question about, a request to carry out ("can you do ...", "expand the first three
@@ -126,7 +129,7 @@ How a question is scored (pure; same input, same result):
                         (romania) example", "the tree from the lecture", figure/slide/Aufgabe/problem N; not with
                         "in general" / "come up with" / "design"
      what_next          what happens next, what's the next step, which node comes next, then what, "A first, then?",
-                        what does f(3) print, wie geht es weiter, was passiert als naechstes, und dann? (a bare "next
+                        what does f(3) print, what's printed first, wie geht es weiter, was passiert als naechstes, und dann? (a bare "next
                         move" inside a report is not tracing)
      state_each_step    in (what) order, what's the order ... visits, which nodes get visited / values get removed,
                         which child does selection pick, how do the values go up / change during, how does the
