@@ -254,6 +254,11 @@ def test_general_phrasing_rules(question: str, rule: str, expected: Intent) -> N
         ("how do you come up with a heuristic for the campus map in general", Intent.CONCEPTUAL),
         # "every iteration" inside a description is not a request for a trace.
         ("whats the point of ids if it redoes the work every iteration", Intent.CONCEPTUAL),
+        # Broad cues stay out of plain questions: "the output of" a concept, "when is X a bad idea", "does X change".
+        ("what's the output of a heuristic function, a number?", Intent.DIRECT),
+        ("when is dfs a bad idea", Intent.CONCEPTUAL),
+        ("does memoization change the result of a recursive function or only its speed?", Intent.CONCEPTUAL),
+        ("what is the problem formulation for the vacuum world", Intent.DIRECT),
         # "goes through" describes a path; "go through it with me" asks for a trace.
         ("the path my a* returns goes through a wall in the grid", Intent.DEBUGGING),
     ],

@@ -219,8 +219,9 @@ WHEN_TO_USE = (
     r"macht)\b[^?]*\b(sinnvoll|besser|geeignet|angebracht|nuetzlich|sinn)\b|"
     # the conditions under which a method fails or has a property
     r"\b(when|wann) (does|do|is|are|can|will|would|ist|sind|kann|wird)\b[^?]{1,40}\b(fail\w*|break\w*|optimal|"
-    r"complete|terminate|guarantee\w*|better|worse|useful|necessary|vollstaendig|terminiert|scheitert|versagt)\b|"
-    r"\bwelche\w* [\w*-]+( [\w*-]+)? (sollte|soll|sollten) (ich|man|wir)\b"
+    r"complete|terminate|guarantee\w*|better|worse|useful|necessary|bad|good|idea|preferable|appropriate|"
+    r"vollstaendig|terminiert|scheitert|versagt)\b|\bwelche\w* [\w*-]+( [\w*-]+)? (sollte|soll|sollten) (ich|man|"
+    r"wir)\b"
 )
 
 INTUITION = (
@@ -253,9 +254,9 @@ WHAT_IF = (
     r"do|would|will) [^?.]{0,60}\bmatter\b|\bspielt\b.*\brolle\b|\bwhat changes\b|\bwas passiert,? wenn\b|"
     r"\bwhat if\b|\bwould be fine\b|\bwhat (exactly )?(goes|can go|would go) wrong\b|\b(welchen|"
     r"was fuer einen) einfluss\b|\beinfluss (von|der|des|auf)\b|\bwhat (effect|impact|influence) (does|do|has|"
-    r"have)\b|\b(effect|impact|influence) of\b|\b(does|do|would|can|will) [^?]{1,60}\b(affect|influence|impact)\b|"
-    r"\b(beeinflusst|beeinflussen)\b|\bwhat (would|could|will|might) (happen|go wrong|change|break)\b|\bwas (wuerde|"
-    r"koennte|wird) (passieren|schiefgehen|sich aendern)\b"
+    r"have)\b|\b(effect|impact|influence) of\b|\b(does|do|would|can|will) [^?]{1,60}\b(affect|influence|impact|"
+    r"change the (result|outcome|answer|output))\b|\b(beeinflusst|beeinflussen)\b|\bwhat (would|could|will|"
+    r"might) (happen|go wrong|change|break)\b|\bwas (wuerde|koennte|wird) (passieren|schiefgehen|sich aendern)\b"
 )
 
 CHECK_REQUEST = CHECK
@@ -436,9 +437,10 @@ WHAT_NEXT = (
     r"step|state|iteration|call|move)\b|\b(what|which|welche\w*) [\w*-]+ (does|do|would|will|is|wird|nimmt|"
     r"waehlt) [^?]{0,30}\b(next|als naechstes)\b|\b(pick|choose|expand|pop|visit|take)\w* next\b|\b(with|to|for|"
     r"at) the next (leaf|node|child|edge|city|state|element|pair|level|call|move|value)\b|\bwhat('?s|"
-    r" is) the output of\b|\bwhat('?s| is| gets| does it)? (printed|output|returned|displayed|shown)\b|"
-    r",\s*(and )?then\s*\?+\s*$|\bund dann\s*\?+\s*$|\bwhat (does|would) (this|the|it) \w* ?print\b|\bwhat (does|"
-    r"would|will) [\w*-]+(\([^)]*\))? (print|output|return|show|display)\b"
+    r" is) the output of (this|that|the (code|program|snippet|call|loop)|my|[\w.]+\()|\bwhat('?s| is| gets|"
+    r" does it)? (printed|output|returned|displayed|shown)\b|,\s*(and )?then\s*\?+\s*$|\bund dann\s*\?+\s*$|"
+    r"\bwhat (does|would) (this|the|it) \w* ?print\b|\bwhat (does|would|will) [\w*-]+(\([^)]*\))? (print|output|"
+    r"return|show|display)\b"
 )
 
 STATE_EACH_STEP = (
