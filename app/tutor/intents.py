@@ -334,6 +334,20 @@ def _rx_unless(name: str, intent: Intent, weight: float, unless: str, pattern: s
                 lambda m: compiled.search(m.text) is not None and blocked.search(m.text) is None)
 
 
+def _search(*patterns: str) -> Callable[[str], bool]:
+    """One compiled alternation of several patterns, as a predicate on normalised text."""
+    compiled = re.compile("|".join(patterns))
+    return lambda text: compiled.search(text) is not None
+
+
+_reviewable = _search(P.CHECK, P.OWN_ANSWER, r"\bmy solution\b|\bhere'?s my\b|\bhere is my\b")
+_symptomatic = _search(P.SYMPTOM)
+_symptom_or_anomaly = _search(P.SYMPTOM, P.ANOMALY)
+_code_behaviour = _search(P.CODE_BEHAVIOUR)
+_works_or_check = _search(P.WORKS_CLAIMED, P.CHECK)
+_how_run, _instance, _not_a_run = _search(P.HOW_RUN), _search(P.INSTANCE), _search(P.NOT_A_RUN)
+
+
 RULES: tuple[Rule, ...] = (
     _rx("what_is", Intent.DIRECT, 1.0, P.WHAT_IS),
     _rx("define", Intent.DIRECT, 1.0, P.DEFINE),
@@ -353,33 +367,29 @@ RULES: tuple[Rule, ...] = (
     _rx("own_answer", Intent.VERIFICATION, 1.0, P.OWN_ANSWER),
     _rx("works_claimed", Intent.VERIFICATION, 1.5, P.WORKS_CLAIMED),
     Rule("code_for_review", Intent.VERIFICATION, 1.0,
-         lambda m: m.has_code and re.search(P.CHECK + "|" + P.OWN_ANSWER + r"|\bmy solution\b|\bhere'?s my\b|"
-                                            r"\bhere is my\b", m.text) is not None
-         and re.search(P.SYMPTOM, m.text) is None),
+         lambda m: m.has_code and _reviewable(m.text) and not _symptomatic(m.text)),
     Rule("trace_pasted", Intent.VERIFICATION, 1.0, lambda m: m.has_trace),
     _rx("error_message", Intent.DEBUGGING, 2.5, P.ERROR_MESSAGE),
     _symptom("wrong_output", 2.0, P.WRONG_OUTPUT),
     _symptom("not_working", 2.0, P.NOT_WORKING),
     _symptom("hangs_or_crashes", 2.0, P.HANGS_OR_CRASHES),
     _rx("find_bug", Intent.DEBUGGING, 2.0, P.FIND_BUG),
-    Rule("code_with_symptom", Intent.DEBUGGING, 1.0,
-         lambda m: m.has_code and re.search(P.SYMPTOM + "|" + P.ANOMALY, m.text) is not None),
+    Rule("code_with_symptom", Intent.DEBUGGING, 1.0, lambda m: m.has_code and _symptom_or_anomaly(m.text)),
     _rx("behaviour_report", Intent.DEBUGGING, 2.0, P.BEHAVIOUR_REPORT),
     _symptom("bad_behaviour", 2.0, P.BAD_BEHAVIOUR),
     Rule("code_behaviour", Intent.DEBUGGING, 2.0,
-         lambda m: m.has_code and re.search(P.CODE_BEHAVIOUR, m.text) is not None
-         and re.search(P.WORKS_CLAIMED + "|" + P.CHECK, m.text) is None),
+         lambda m: m.has_code and _code_behaviour(m.text) and not _works_or_check(m.text)),
     _symptom("expected_differs", 2.0, P.EXPECTED_DIFFERS),
     _rx("contradiction_report", Intent.DEBUGGING, 1.5, P.CONTRADICTION),
     _rx("implementation_detail", Intent.DEBUGGING, 1.0, P.IMPLEMENTATION_DETAIL),
     _rx("step_by_step", Intent.TRACING, 2.5, P.STEP_BY_STEP),
     _rx("walk_through", Intent.TRACING, 2.0, P.WALK_THROUGH),
     Rule("run_on_instance", Intent.TRACING, 2.0,
-         lambda m: re.search(P.HOW_RUN, m.text) is not None and re.search(P.INSTANCE, m.text) is not None
-         and re.search(P.NOT_A_RUN, m.text) is None),
+         lambda m: _how_run(m.text) and _instance(m.text) and not _not_a_run(m.text)),
     _rx("what_next", Intent.TRACING, 2.5, P.WHAT_NEXT),
     _rx("state_each_step", Intent.TRACING, 2.0, P.STATE_EACH_STEP),
 )
+
 
 def score(message: Message, rules: tuple[Rule, ...] = RULES) -> tuple[dict[Intent, float], tuple[str, ...]]:
     """Sum the weights of the rules that fire, per intent; also return the names of those rules in rule order."""
