@@ -129,6 +129,27 @@ def test_evaluate_grader_reports_grader_and_baseline():
     assert "Pearson r" in text and "cosine only (5*cos)" in text and "n = 65" in text
 
 
+class _CountingEmbedder(HashEmbedder):
+    def __init__(self) -> None:
+        super().__init__(64)
+        self.embedded: list[str] = []
+
+    def embed(self, texts, *, batch_size=32, progress=False):
+        self.embedded.extend(texts)
+        return super().embed(texts, batch_size=batch_size, progress=progress)
+
+
+def test_evaluate_grader_embeds_each_text_once_and_matches_separate_runs():
+    rows = load_scored_csv(SAMPLE)
+    emb = _CountingEmbedder()
+    report = evaluate_grader(rows, OfflineGrader(emb))
+    assert len(emb.embedded) == len(set(emb.embedded))  # answers/references shared by baseline and grader
+    alone = OfflineGrader(HashEmbedder(64)).grade_many([(r.question, r.reference, r.answer) for r in rows])
+    assert [x.predicted_score for x in report.rows] == [g.score for g in alone]
+    assert report.baseline.rmse == pytest.approx(rmse(cosine_baseline_scores(rows, HashEmbedder(64)),
+                                                      [r.score for r in rows]))
+
+
 def test_cosine_baseline_is_linear_map_and_empty_is_zero():
     emb = HashEmbedder(64)
     rows = [ScoredAnswer("q?", "a b c", "a b c", 5.0), ScoredAnswer("q?", "a b c", "", 0.0)]
