@@ -421,10 +421,18 @@ def classify_intent(question: str, rules: tuple[Rule, ...] = RULES) -> IntentRes
 
 
 class RuleIntentClassifier:
-    """The keyword-and-pattern classifier of KITE §3.4.1 behind the `IntentClassifier` protocol."""
+    """The keyword-and-pattern classifier of KITE §3.4.1 behind the `IntentClassifier` protocol.
 
-    def __init__(self, rules: tuple[Rule, ...] = RULES) -> None:
+    `fallback` (e.g. `app.tutor.intent_examples.ExampleIntentClassifier`) decides only when no rule fired at all;
+    a tie between rules that did fire still falls back to `direct`. Without a fallback the result is exactly
+    `classify_intent`'s."""
+
+    def __init__(self, rules: tuple[Rule, ...] = RULES, fallback: IntentClassifier | None = None) -> None:
         self._rules = rules
+        self.fallback = fallback
 
     def classify(self, question: str) -> IntentResult:
-        return classify_intent(question, self._rules)
+        result = classify_intent(question, self._rules)
+        if self.fallback is not None and not result.matched:
+            return self.fallback.classify(question)
+        return result
