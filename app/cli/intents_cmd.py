@@ -1,4 +1,8 @@
-"""`tutor eval intents`: accuracy and confusion matrix of the intent classifier (KITE §3.4.1), rules or `--llm`."""
+"""`tutor eval intents`: accuracy and confusion matrix of the intent classifier (KITE §3.4.1), rules or `--llm`.
+
+The rules use the nearest-examples fallback (issue #4) under the configured embedder when no rule fires, as the
+tutor does, unless `--no-examples` is given or the setting `intent_examples_fallback` is off; the report says how
+many questions the fallback decided."""
 
 from __future__ import annotations
 
@@ -12,6 +16,8 @@ from app.errors import ConfigError
 
 if TYPE_CHECKING:
     from app.llm import LLM
+    from app.settings import Settings
+    from app.tutor.intents import IntentClassifier, IntentResult
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_INTENTS_DATA = REPO_ROOT / "data" / "intents" / "questions.jsonl"
@@ -29,6 +35,30 @@ def configured_llm() -> LLM:
             "or try it without a key against `tutor mock-llm`",
         )
     return llm
+
+
+class RecordingClassifier:
+    """Passes questions on to `inner` and keeps each result, so the report can say which path decided."""
+
+    def __init__(self, inner: IntentClassifier) -> None:
+        self.inner = inner
+        self.results: list[IntentResult] = []
+
+    def classify(self, question: str) -> IntentResult:
+        result = self.inner.classify(question)
+        self.results.append(result)
+        return result
+
+
+def rule_classifier(settings: Settings, use_examples: bool) -> tuple[IntentClassifier, str]:
+    """The rules, with the examples fallback under the configured embedder when asked and enabled; and its label."""
+    from app.tutor.intents import RuleIntentClassifier
+    from app.tutor.service import classifier_from_settings, examples_fallback_enabled
+    from indexing.embedder import load_embedder
+
+    if not (use_examples and examples_fallback_enabled(settings)):
+        return RuleIntentClassifier(), "rules"
+    return classifier_from_settings(settings, load_embedder(settings.embedder)), "rules+examples"
 
 
 def register(app: typer.Typer, eval_app: typer.Typer) -> None:
@@ -51,21 +81,38 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
             typer.Option("--llm", help="Classify with the configured model (TUTOR_LLM_*) instead of the rules; "
                          "questions the model fails on fall back to the rules."),
         ] = False,
+        use_examples: Annotated[
+            bool,
+            typer.Option("--examples/--no-examples",
+                         help="When no rule fires, let the nearest labelled examples decide (the tutor's default)."),
+        ] = True,
     ) -> None:
         """Classify every labelled question and compare with the gold intents."""
-        from app.tutor.intents import IntentClassifier, RuleIntentClassifier
+        from app.tutor.intent_examples import SOURCE
         from app.tutor.intents_llm import LLMIntentClassifier
         from eval.intents import evaluate_intents, format_report, load_labelled
 
         with user_errors():
+            settings = load_settings()
             rows = load_labelled(data)
-            classifier: IntentClassifier = LLMIntentClassifier(configured_llm()) if use_llm else RuleIntentClassifier()
+            llm = configured_llm() if use_llm else None
+            rules, label = rule_classifier(settings, use_examples)
+            inner: IntentClassifier = LLMIntentClassifier(llm, fallback=rules) if llm is not None else rules
+            name = "llm" if use_llm else label
+            classifier = RecordingClassifier(inner)
             report = evaluate_intents(rows, classifier)
+        decided = [SOURCE if SOURCE in r.matched else ("llm" if "llm" in r.matched else "rules")
+                   for r in classifier.results]
         if as_json:
             out = report.to_dict()
-            out["classifier"] = "llm" if use_llm else "rules"
+            out["classifier"] = name
+            out["rules"] = label
+            out["decided_by"] = decided
+            out["decided_by_examples"] = decided.count(SOURCE)
             print_json(out)
         else:
             typer.echo(f"data: {data}")
-            typer.echo(f"classifier: {'llm' if use_llm else 'rules'}")
+            typer.echo(f"classifier: {name}" + (f" (fallback {label})" if use_llm else ""))
+            if label != "rules":
+                typer.echo(f"decided by the examples fallback (no rule fired): {decided.count(SOURCE)}")
             typer.echo(format_report(report))

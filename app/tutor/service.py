@@ -6,6 +6,10 @@ classifier, model, embedder); nothing is loaded at import time.
     grounded mode   no model: `grounded.compose` quotes course sentences with citations inside per-intent templates
     LLM mode        a model: `prompts.build_messages` (stable prefix first) and `llm_mode.answer` (structured)
 
+Without a classifier passed in, the service classifies with the rules and, when no rule fires, with the nearest
+labelled examples under its embedder (`classifier_from_settings`; issue #4), unless the setting
+`intent_examples_fallback` is off.
+
 When the model fails (`LLMError`: unreachable, invalid output after the retry, blocked in tests) the service answers
 in grounded mode and the reply says so in its first line.
 
@@ -25,6 +29,7 @@ from app.retrieval.types import Hit, Retriever
 from app.settings import Settings
 from app.tutor import grounded, llm_mode
 from app.tutor.help_level import HelpDecision, decide_help_level
+from app.tutor.intent_examples import examples_fallback
 from app.tutor.intents import Intent, IntentClassifier, RuleIntentClassifier
 from app.tutor.language import Language, detect_language
 from app.tutor.prompts import build_messages
@@ -35,6 +40,25 @@ from indexing.embedder import Embedder
 log = logging.getLogger(__name__)
 
 TOP_K = 8  # KITE §3.3: the generator sees the top eight chunks
+
+
+def examples_fallback_enabled(settings: Settings | None) -> bool:
+    """Whether the nearest-examples fallback is on. Read leniently until `Settings` has the field (ask the lead)."""
+    return bool(getattr(settings, "intent_examples_fallback", True)) if settings is not None else True
+
+
+def classifier_from_settings(
+    settings: Settings | None, embedder: Embedder | None, *, cache: bool = True
+) -> RuleIntentClassifier:
+    """The rules, with the nearest-examples fallback under `embedder` when it is enabled and there is an embedder.
+
+    The example matrix is cached under `<data_dir>/cache` when `settings` are given, `cache` is true and the data
+    dir exists; otherwise nothing is written (a cache alone never creates a data dir, e.g. `var/` in the cwd)."""
+    if embedder is None or not examples_fallback_enabled(settings):
+        return RuleIntentClassifier()
+    use_cache = cache and settings is not None and settings.data_dir.is_dir()
+    cache_dir = settings.data_dir / "cache" if use_cache and settings is not None else None
+    return RuleIntentClassifier(fallback=examples_fallback(embedder, cache_dir=cache_dir))
 
 
 @dataclass(frozen=True)
@@ -82,7 +106,9 @@ class TutorService:
         min_confidence: float | None = None,
     ) -> None:
         self.retriever = retriever
-        self.classifier = classifier or RuleIntentClassifier()
+        self.classifier = classifier or classifier_from_settings(
+            settings, embedder if embedder is not None else getattr(retriever, "embedder", None)
+        )
         self.llm = llm
         self.embedder = embedder
         self.settings = settings or Settings()
