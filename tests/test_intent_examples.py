@@ -29,7 +29,14 @@ from app.tutor.intent_examples import (
     read_examples,
     vote,
 )
-from app.tutor.intents import FALLBACK_CONFIDENCE, Intent, IntentResult, RuleIntentClassifier, classify_intent
+from app.tutor.intents import (
+    FALLBACK_CONFIDENCE,
+    Intent,
+    IntentResult,
+    Rule,
+    RuleIntentClassifier,
+    classify_intent,
+)
 from app.tutor.service import TutorService, classifier_from_settings
 from indexing.embedder import HashEmbedder, l2_normalise
 
@@ -159,9 +166,9 @@ def test_rules_win_when_they_fire_and_the_fallback_is_not_asked() -> None:
 
 def test_a_tie_between_fired_rules_is_not_the_fallbacks_business() -> None:
     fallback = RecordingFallback()
-    question = "ist dfs optimal? warum"  # fires rules; whatever they decide, the fallback is not asked
-    assert classify_intent(question).matched
-    RuleIntentClassifier(fallback=fallback).classify(question)
+    tie = (Rule("always_d", D, 1.0, lambda m: True), Rule("always_c", C, 1.0, lambda m: True))
+    result = RuleIntentClassifier(tie, fallback=fallback).classify("anything")
+    assert (result.intent, result.confidence, result.matched) == (R, FALLBACK_CONFIDENCE, ("always_d", "always_c"))
     assert fallback.questions == []
 
 
@@ -184,8 +191,12 @@ def test_blind_sets_are_refused_by_name_without_reading(tmp_path: Path, monkeypa
         load_examples(["data/intents/questions.jsonl", "data/gold/retrieval_heldout_c.jsonl"])
     read: list[str] = []
     real_read_text = Path.read_text
-    monkeypatch.setattr(Path, "read_text", lambda self, *a, **kw: read.append(self.name) or real_read_text(self, *a,
-                                                                                                            **kw))
+
+    def recording_read_text(self: Path, *args: object, **kwargs: object) -> str:
+        read.append(self.name)
+        return real_read_text(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Path, "read_text", recording_read_text)
     examples = load_examples()
     assert sorted(read) == sorted(Path(p).name for p in EXAMPLE_SETS)
     assert len(examples) == 188 + 70 + 120 + 55 + 71 + 80  # no question is in two sets

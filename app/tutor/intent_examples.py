@@ -13,10 +13,10 @@ and then the estimator only wraps a sort over one matrix product. Ten lines of n
 The examples are the labelled sets that exist today (`EXAMPLE_SETS`). The blind test sets (`BLIND_SETS`) are never
 read: `load_examples` refuses them by name, so the lead's measurement on them stays blind.
 
-Embedding ~600 examples takes seconds to tens of seconds with MiniLM, so the example matrix is cached on disk, keyed by the embedder's
-name and the sha256 of the example texts (`<data_dir>/cache/intent_examples-<key>.npy`, written atomically), and it
-is built lazily, on the first question that reaches the fallback (584 examples: 32 s to embed with MiniLM on the
-shared 2-core machine, under a millisecond to read back).
+Embedding ~600 examples with MiniLM takes seconds (32 s for 584 on the shared 2-core machine; under a millisecond to
+read back), so the example matrix is cached on disk, keyed by the embedder's name and the sha256 of the example
+texts (`<data_dir>/cache/intent_examples-<key>.npy`, written atomically), and built lazily, on the first question
+that reaches the fallback.
 
 Measured leave-one-set-out (`python -m eval.intents_fallback`, k=7, min_share=0.5, MiniLM):
 
