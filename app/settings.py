@@ -39,6 +39,10 @@ class Settings(BaseSettings):
         description="Subtracted from the hybrid score of passages made of review questions or exercise tasks "
         "(scaled by their share of asking sentences above one half); 0 switches the stage off.",
     )
+    exercise_match_bonus: float = Field(
+        0.3, ge=0.0, le=1.0,
+        description="Added to the hybrid score of passages naming the exercise the question names ('exercise 3').",
+    )
     mmr_lambda: float = Field(0.7, ge=0.0, le=1.0)
     mmr_enabled: bool = True
     rerank_enabled: bool = True
@@ -53,9 +57,9 @@ class Settings(BaseSettings):
     ann_threshold: int = Field(50_000, ge=1, description="Above this many chunks, dense search uses HNSW.")
 
     # Grounded mode answers only when the best retrieved passage's dense cosine reaches this value, else it says the
-    # course does not cover the question. Calibrated on the sample course (71 gold questions vs 50 off-topic ones,
-    # `python -m app.tutor.calibrate`, F2): 98.6% of covered questions answered, 78% of off-topic ones refused.
-    tutor_min_confidence: float = Field(0.28, ge=-1.0, le=1.0)
+    # course does not cover the question. Calibrated on the sample course (151 gold questions vs 50 off-topic ones,
+    # `python -m app.tutor.calibrate`, F2): 99.3% of covered questions answered, 76% of off-topic ones refused.
+    tutor_min_confidence: float = Field(0.26, ge=-1.0, le=1.0)
 
     # Generative model (any OpenAI-compatible endpoint). None = grounded mode.
     llm_base_url: str | None = None

@@ -17,6 +17,9 @@ from app.tutor.strategies import all_templates
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLD = [json.loads(line) for line in (ROOT / "data/gold/retrieval_dev.jsonl").read_text().splitlines() if line.strip()]
+HELDOUT = [
+    json.loads(line) for line in (ROOT / "data/gold/retrieval_heldout.jsonl").read_text().splitlines() if line.strip()
+]
 pytestmark = pytest.mark.slow
 
 
@@ -66,7 +69,8 @@ def test_off_topic_questions_are_mostly_not_covered(service):
 
 def test_calibrated_threshold_is_the_stored_default(service):
     retriever = service.retriever
-    covered = [confidence(q, retriever.search(q, k=8).hits) for q in (row["question"] for row in GOLD)]
+    questions = [row["question"] for row in GOLD + HELDOUT]
+    covered = [confidence(q, retriever.search(q, k=8).hits) for q in questions]
     off = [confidence(q, retriever.search(q, k=8).hits) for q in load_questions(ROOT / "data/offtopic.jsonl")]
     cal = choose_threshold(covered, off)
     print(f"\ncalibration: {cal}")

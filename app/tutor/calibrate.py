@@ -9,7 +9,7 @@ subjects, EN and DE). Each question is retrieved as the tutor would (top 8) and 
 false "covered" costs little (the reply is still verbatim, cited course text, visibly beside the point), while a
 false "not covered" refuses a learner help the notes do contain.
 
-    python -m app.tutor.calibrate --data-dir DIR --course ID [--gold FILE] [--offtopic FILE]
+    python -m app.tutor.calibrate --data-dir DIR --course ID [--gold FILE ...] [--offtopic FILE]
 
 prints the chosen threshold with its precision and recall; `grounded.DEFAULT_MIN_CONFIDENCE` holds the value
 measured on the sample course.
@@ -89,7 +89,10 @@ def main(argv: Sequence[str] | None = None) -> None:  # pragma: no cover - a mea
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data-dir", type=Path, required=True)
     ap.add_argument("--course", required=True)
-    ap.add_argument("--gold", type=Path, default=root / "data/gold/retrieval_dev.jsonl")
+    ap.add_argument(
+        "--gold", type=Path, nargs="+",
+        default=[root / "data/gold/retrieval_dev.jsonl", root / "data/gold/retrieval_heldout.jsonl"],
+    )
     ap.add_argument("--offtopic", type=Path, default=root / "data/offtopic.jsonl")
     ap.add_argument("--beta", type=float, default=2.0)
     args = ap.parse_args(argv)
@@ -98,7 +101,8 @@ def main(argv: Sequence[str] | None = None) -> None:  # pragma: no cover - a mea
     from app.settings import Settings
 
     retriever = open_retriever(Settings(data_dir=args.data_dir), args.course)
-    covered, offtopic = load_questions(args.gold), load_questions(args.offtopic)
+    covered = [q for path in args.gold for q in load_questions(path)]
+    offtopic = load_questions(args.offtopic)
     cov_scores = question_scores(covered, retriever)
     off_scores = question_scores(offtopic, retriever)
     result = choose_threshold(cov_scores, off_scores, beta=args.beta)

@@ -83,10 +83,42 @@ _EXERCISE = re.compile(
 )
 
 
+# a sentence that opens with one of these words continues one cut off before it: quoted alone it misleads
+_CONTINUATION = re.compile(
+    r"^(?:which|whose|whereas|where|while|and|or|but|so|because|that|then|thus|hence|"
+    r"welche[rsm]?|wobei|und|oder|aber|sondern|weil|dann|also)\b"
+)
+
+
 def is_readable(sentence: str) -> bool:
-    """Prose a learner can read: at least four words with letters, not code."""
+    """Prose a learner can read: at least four words with letters, not code, not the tail of a cut sentence."""
     words = _LETTER_WORD.findall(sentence)
-    return len(words) >= 4 and not looks_like_code(sentence)
+    return len(words) >= 4 and not looks_like_code(sentence) and not _CONTINUATION.match(sentence.strip())
+
+
+# "A heuristic is admissible if ...", "Ein Knoten heißt expandiert, wenn ..."
+_DEFINES_PROPERTY = re.compile(
+    r"\b(?:is|are|is called|are called|heißt|heissen|heißen|ist|sind)\s+(?P<term>[\w-]+),?\s+"
+    r"(?:if|iff|when|whenever|wenn|falls|sofern)\b",
+    re.IGNORECASE,
+)
+# "Iterative deepening is a ...", "A frontier is the set of ...", "Ein Heuristik ist eine ..."
+_DEFINES_NOUN = re.compile(
+    r"^(?:•\s*)?(?:(?:a|an|the|ein|eine|der|die|das)\s+)?(?P<term>[\w*-]+(?:\s+[\w*-]+){0,4}?)\s+"
+    r"(?:is|are|is called|is defined as|means|refers to|ist|sind|bezeichnet|nennt man)\s+"
+    r"(?:a|an|the|one|ein|eine|einen|der|die|das|defined|called)\b",
+    re.IGNORECASE,
+)
+
+
+def defines(sentence: str, question: str) -> bool:
+    """The sentence defines a term the question names (a property "X is P if ...", or a noun "X is a ...")."""
+    asked = set(tokenize(question))
+    for pattern in (_DEFINES_PROPERTY, _DEFINES_NOUN):
+        m = pattern.search(sentence.strip())
+        if m and set(tokenize(m.group("term"))) & asked:
+            return True
+    return False
 
 
 def is_statement(sentence: str) -> bool:
