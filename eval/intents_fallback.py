@@ -12,8 +12,8 @@ loader refuses them). Two tables:
     +examples  accuracy of rules + fallback, the configuration the tutor runs
     knn        accuracy of the fallback alone on all of S, gate included
     knn@none   the fallback on the no-rule questions of S (correct / no-rule)
-    linear     a baseline measured in the same run: logistic regression on the same embeddings, trained on the
-               other sets (a learned classifier instead of a vote; not used by the tutor)
+    linear     the alternative fallback measured in the same run, alone on all of S: `LinearIntentClassifier`, a
+               logistic regression on the same embeddings trained on the other sets, same gate
 
    Every one of these sets has since been used to develop the rules, so nearly everything fires a rule and
    `rules` shows fit, not generalisation.
@@ -21,7 +21,8 @@ loader refuses them). Two tables:
 2. Fresh phrasings: the rules of commit `FRESH_RULES_COMMIT` (before issue #4's tuning), read from git, on the sets
    they had not been tuned on (`FRESH_SETS`: heldout_b and retrieval_heldout were untouched then, dev_c was written
    later). Their no-rule questions are the population the fallback is for, as on the blind set; the table gives
-   rules-then vs rules-then + fallback, and how many no-rule `direct` questions the fallback wrongly overrode.
+   rules-then vs rules-then + fallback, and how many no-rule `direct` questions the fallback wrongly overrode, for
+   the vote (knn) and the linear alternative.
 
     HF_HUB_OFFLINE=1 .venv/bin/python -m eval.intents_fallback [--k 7] [--min-share 0.5] [--sweep] [--embedder NAME]
 
@@ -49,6 +50,7 @@ from app.tutor.intent_examples import (
     REPO_ROOT,
     Example,
     ExampleIntentClassifier,
+    LinearIntentClassifier,
     read_examples,
 )
 from app.tutor.intents import Intent, classify_intent
@@ -114,18 +116,10 @@ class FoldResult:
     knn: int
     knn_on_no_rule: int
     direct_overridden: int = 0  # no-rule questions whose gold is direct that the fallback moved elsewhere
-    linear: int = 0
-
-
-def linear_baseline(rows: Sequence[Example], examples: Sequence[Example], embedder: Embedder) -> int:
-    """Correct answers on `rows` of a logistic regression on the embeddings of `examples` (scikit-learn, L2, C=10);
-    a baseline for the vote, never used by the tutor."""
-    from sklearn.linear_model import LogisticRegression
-
-    model = LogisticRegression(C=10.0, max_iter=2000)
-    model.fit(embedder.embed([e.question for e in examples]), [e.intent.value for e in examples])
-    predicted = model.predict(embedder.embed([r.question for r in rows]))
-    return int(sum(p == r.intent.value for p, r in zip(predicted, rows, strict=True)))
+    linear: int = 0  # the same four counts for the linear alternative (0 when not measured)
+    linear_combined: int = 0
+    linear_on_no_rule: int = 0
+    linear_overridden: int = 0
 
 
 def evaluate_fold(name: str, rows: Sequence[Example], examples: Sequence[Example], embedder: Embedder, *,
@@ -134,7 +128,9 @@ def evaluate_fold(name: str, rows: Sequence[Example], examples: Sequence[Example
     """Rules, rules + fallback (the fallback decides only when no rule fired, as `RuleIntentClassifier` does) and
     the fallback alone on `rows`, with `examples` as the fallback's data."""
     knn = ExampleIntentClassifier(embedder, examples, k=k, min_share=min_share)
+    lin = LinearIntentClassifier(embedder, examples, min_share=min_share) if linear else None
     no_rule = rules_ok = combined_ok = knn_ok = knn_none_ok = overridden = 0
+    lin_ok = lin_combined = lin_none = lin_overridden = 0
     for row in rows:
         by_rules, fired = rules(row.question)
         by_knn = knn.classify(row.question).intent.value
@@ -145,8 +141,14 @@ def evaluate_fold(name: str, rows: Sequence[Example], examples: Sequence[Example
         knn_ok += by_knn == gold
         knn_none_ok += (not fired) and by_knn == gold
         overridden += (not fired) and gold == Intent.DIRECT.value and by_knn != gold
-    lin = linear_baseline(rows, examples, embedder) if linear else 0
-    return FoldResult(name, len(rows), no_rule, rules_ok, combined_ok, knn_ok, knn_none_ok, overridden, lin)
+        if lin is not None:
+            by_lin = lin.classify(row.question).intent.value
+            lin_ok += by_lin == gold
+            lin_combined += (by_rules if fired else by_lin) == gold
+            lin_none += (not fired) and by_lin == gold
+            lin_overridden += (not fired) and gold == Intent.DIRECT.value and by_lin != gold
+    return FoldResult(name, len(rows), no_rule, rules_ok, combined_ok, knn_ok, knn_none_ok, overridden,
+                      lin_ok, lin_combined, lin_none, lin_overridden)
 
 
 def _key(question: str) -> str:
@@ -169,7 +171,8 @@ def leave_one_set_out(sets: dict[str, list[Example]], embedder: Embedder, *, onl
 
 def pooled(folds: Sequence[FoldResult]) -> FoldResult:
     """All folds summed into one row."""
-    fields = ("n", "no_rule", "rules", "with_examples", "knn", "knn_on_no_rule", "direct_overridden", "linear")
+    fields = ("n", "no_rule", "rules", "with_examples", "knn", "knn_on_no_rule", "direct_overridden", "linear",
+              "linear_combined", "linear_on_no_rule", "linear_overridden")
     return FoldResult("all", *(sum(getattr(f, a) for f in folds) for a in fields))
 
 
@@ -194,12 +197,16 @@ def format_fresh(folds: Sequence[FoldResult], title: str, gold_mix: Counter[str]
     width = max(len(f.name) for f in folds)
     mix = ", ".join(f"{i.value} {gold_mix[i.value]}" for i in Intent)
     lines = [title, f"gold intents of the no-rule questions: {mix}", "",
+             f"{'':<{width}}  {'':>4}  {'':>7}  {'':>6}  {'--------- knn ---------':>23}  "
+             f"{'------- linear --------':>23}",
              f"{'held-out set':<{width}}  {'n':>4}  {'no rule':>7}  {'rules':>6}  {'+examples':>9}  "
-             f"{'no rule right':>13}  {'direct overridden':>17}"]
+             f"{'right':>6}  {'moved':>5}  {'+examples':>9}  {'right':>6}  {'moved':>5}"]
     for f in [*folds, pooled(folds)]:
         lines.append(f"{f.name:<{width}}  {f.n:>4}  {f.no_rule:>7}  {_acc(f.rules, f.n):>6}  "
-                     f"{_acc(f.with_examples, f.n):>9}  {f'{f.knn_on_no_rule}/{f.no_rule}':>13}  "
-                     f"{f.direct_overridden:>17}")
+                     f"{_acc(f.with_examples, f.n):>9}  {f'{f.knn_on_no_rule}/{f.no_rule}':>6}  "
+                     f"{f.direct_overridden:>5}  {_acc(f.linear_combined, f.n):>9}  "
+                     f"{f'{f.linear_on_no_rule}/{f.no_rule}':>6}  {f.linear_overridden:>5}")
+    lines.append("right = no-rule questions answered right; moved = no-rule direct questions moved elsewhere")
     return "\n".join(lines)
 
 
@@ -222,7 +229,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(format_table(folds, f"1. rules of today, leave-one-set-out, {setting}"))
 
     old = rules_at(FRESH_RULES_COMMIT)
-    fresh = leave_one_set_out(sets, embedder, only=FRESH_SETS, rules=old, k=args.k, min_share=args.min_share)
+    fresh = leave_one_set_out(sets, embedder, only=FRESH_SETS, rules=old, k=args.k, min_share=args.min_share,
+                              linear=True)
     mix = Counter(r.intent.value for name in FRESH_SETS for r in sets[name] if not old(r.question)[1])
     print()
     print(format_fresh(fresh, f"2. fresh phrasings: rules of {FRESH_RULES_COMMIT} on sets not tuned on, {setting}",

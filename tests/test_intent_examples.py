@@ -24,7 +24,9 @@ from app.tutor.intent_examples import (
     SOURCE,
     Example,
     ExampleIntentClassifier,
+    LinearIntentClassifier,
     cache_path,
+    examples_fallback,
     load_examples,
     read_examples,
     vote,
@@ -134,6 +136,28 @@ def test_bad_arguments_are_user_errors() -> None:
         ExampleIntentClassifier(AxisEmbedder(), AXIS_EXAMPLES, min_share=1.5)
     with pytest.raises(UserError, match="no intent examples"):
         ExampleIntentClassifier(AxisEmbedder(), [])
+
+
+# --- the linear alternative --------------------------------------------------------------------------------------
+
+
+def test_linear_classifier_reads_the_no_rule_question_as_verification_and_gates_weak_winners() -> None:
+    result = LinearIntentClassifier(HashEmbedder(), SMALL).classify(NO_RULE)
+    assert (result.intent, result.matched) == (V, (SOURCE,))
+    assert result.confidence == result.scores[V] and sum(result.scores.values()) == pytest.approx(1.0, abs=1e-3)
+    gated = LinearIntentClassifier(HashEmbedder(), SMALL, min_share=1.0).classify(NO_RULE)
+    assert (gated.intent, gated.confidence) == (R, FALLBACK_CONFIDENCE) and gated.reason.endswith("too weak")
+
+
+def test_linear_classifier_shares_the_cache_and_needs_two_intents(tmp_path: Path) -> None:
+    ExampleIntentClassifier(CountingEmbedder(), SMALL, cache_dir=tmp_path).classify(NO_RULE)
+    embedder = CountingEmbedder()
+    LinearIntentClassifier(embedder, SMALL, cache_dir=tmp_path).classify(NO_RULE)
+    assert embedder.count == 1  # the example matrix came from the vote's cache file
+    with pytest.raises(UserError, match="at least two intents"):
+        LinearIntentClassifier(HashEmbedder(), [("a", V), ("b", V)])
+    with pytest.raises(UserError, match="unknown intent examples method 'svm'"):
+        examples_fallback(HashEmbedder(), method="svm")
 
 
 # --- wiring into the rules -------------------------------------------------------------------------------------
@@ -262,12 +286,15 @@ def test_service_gets_the_fallback_with_its_embedder_and_a_cache_in_the_data_dir
     embedder = HashEmbedder()
     service = TutorService(FixedRetriever(), embedder=embedder, settings=Settings(data_dir=tmp_path))
     fallback = service.classifier.fallback
-    assert isinstance(fallback, ExampleIntentClassifier)
-    assert (fallback.embedder, fallback.cache_dir, fallback.k) == (embedder, tmp_path / "cache", 7)
+    assert isinstance(fallback, LinearIntentClassifier)
+    assert (fallback.embedder, fallback.cache_dir, fallback.min_share) == (embedder, tmp_path / "cache", 0.5)
     assert TutorService(FixedRetriever()).classifier.fallback is None  # no embedder, no fallback
 
 
-def test_fallback_switched_off_missing_data_dir_and_given_classifier(tmp_path: Path) -> None:
+def test_fallback_method_switched_off_missing_data_dir_and_given_classifier(tmp_path: Path) -> None:
+    knn = classifier_from_settings(SimpleNamespace(data_dir=tmp_path, intent_examples_method="knn"),  # type: ignore
+                                   HashEmbedder()).fallback
+    assert isinstance(knn, ExampleIntentClassifier) and knn.k == 7
     off = SimpleNamespace(data_dir=tmp_path, intent_examples_fallback=False)
     assert classifier_from_settings(off, HashEmbedder()).fallback is None  # type: ignore[arg-type]
     missing = Settings(data_dir=tmp_path / "nope")
@@ -295,7 +322,7 @@ def test_eval_intents_uses_the_fallback_and_says_which_path_decided(tmp_path: Pa
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
     assert (out["classifier"], out["decided_by"], out["decided_by_examples"]) == (
-        "rules+examples", ["rules", "examples"], 1)
+        "rules+linear", ["rules", "examples"], 1)
     assert out["predictions"][0]["predicted"] == "direct"
 
     result = CliRunner().invoke(_cli(), ["eval", "intents", "--data", str(path), "--json", "--no-examples"])
@@ -303,6 +330,6 @@ def test_eval_intents_uses_the_fallback_and_says_which_path_decided(tmp_path: Pa
     assert (out["classifier"], out["decided_by"], out["accuracy"]) == ("rules", ["rules", "rules"], 1.0)
 
     result = CliRunner().invoke(_cli(), ["eval", "intents", "--data", str(path)])
-    assert "classifier: rules+examples" in result.stdout
+    assert "classifier: rules+linear" in result.stdout
     assert "decided by the examples fallback (no rule fired): 1" in result.stdout
     assert not (tmp_path / "var").exists()

@@ -1,8 +1,8 @@
 """`tutor eval intents`: accuracy and confusion matrix of the intent classifier (KITE §3.4.1), rules or `--llm`.
 
-The rules use the nearest-examples fallback (issue #4) under the configured embedder when no rule fires, as the
-tutor does, unless `--no-examples` is given or the setting `intent_examples_fallback` is off; the report says how
-many questions the fallback decided."""
+The rules use the labelled-examples fallback (issue #4; "linear" or "knn") under the configured embedder when no
+rule fires, as the tutor does, unless `--no-examples` is given or the setting `intent_examples_fallback` is off; the
+report says how many questions the fallback decided (`decided_by` in the JSON)."""
 
 from __future__ import annotations
 
@@ -53,12 +53,12 @@ class RecordingClassifier:
 def rule_classifier(settings: Settings, use_examples: bool) -> tuple[IntentClassifier, str]:
     """The rules, with the examples fallback under the configured embedder when asked and enabled; and its label."""
     from app.tutor.intents import RuleIntentClassifier
-    from app.tutor.service import classifier_from_settings, examples_fallback_enabled
+    from app.tutor.service import classifier_from_settings, examples_fallback_enabled, examples_method
     from indexing.embedder import load_embedder
 
     if not (use_examples and examples_fallback_enabled(settings)):
         return RuleIntentClassifier(), "rules"
-    return classifier_from_settings(settings, load_embedder(settings.embedder)), "rules+examples"
+    return classifier_from_settings(settings, load_embedder(settings.embedder)), f"rules+{examples_method(settings)}"
 
 
 def register(app: typer.Typer, eval_app: typer.Typer) -> None:
@@ -84,7 +84,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         use_examples: Annotated[
             bool,
             typer.Option("--examples/--no-examples",
-                         help="When no rule fires, let the nearest labelled examples decide (the tutor's default)."),
+                         help="When no rule fires, let the labelled examples decide (the tutor's default)."),
         ] = True,
     ) -> None:
         """Classify every labelled question and compare with the gold intents."""
