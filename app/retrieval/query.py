@@ -28,14 +28,14 @@ _DE = frozenset(
     "der die das und ist nicht ich ein eine einen wie warum wieso weshalb was wann wird bei mit auf für von zu "
     "den dem des sich auch noch mein meine meinem hab habe oder aber wenn dann doch kann muss man schon im am vom "
     "zum zur einem einer eines welche welcher welches eigentlich gibt sind hat haben nur mal dass weil also nach "
-    "über unter durch gegen ohne wir ihr du mir mich dir dich es sie er nicht kein keine bitte stimmt".split()
+    "über unter durch gegen ohne wir ihr du mir mich dir dich es sie er nicht kein keine bitte stimmt "
+    # the same written without umlauts, as on an English keyboard
+    "fuer ueber fur uber waere koennte muesste".split()
 )
 _EN = frozenset(
     "the and is not a an how why what when will with on for of to it my i have or but if then can must you this "
     "that does do".split()
 )
-# written without umlauts, as on an English keyboard
-_DE = _DE | frozenset("fuer ueber fur uber waere koennte muesste".split())
 
 _UMLAUT = str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "ss"})
 _DIGRAPH = re.compile(r"(?<=[aou])e")
@@ -122,13 +122,17 @@ def _suffix_blockers(lexicon: tuple[tuple[str, str], ...]) -> dict[str, tuple[st
     return blockers
 
 
+@lru_cache(maxsize=8192)
+def _stem(stem: str) -> tuple[str, int]:
+    return fold(stem), len(stem.lower().translate(_UMLAUT))
+
+
 def matches(stem: str, word: str) -> bool:
     """Whether a lexicon stem matches a folded word of the question (rules in the module docstring).
 
     The stem's length is counted in letters as written (ä one letter), before folding drops the e of "ae/oe/ue",
     so "bauer" stays a five-letter stem that also matches "bauern"."""
-    letters = len(stem.lower().translate(_UMLAUT))
-    stem = fold(stem)
+    stem, letters = _stem(stem)
     if word == stem:
         return True
     if letters >= 5 and word.startswith(stem):
