@@ -2,7 +2,7 @@
 
 import pytest
 
-from app.retrieval.asking import asking_share, is_asking, refers_to_exercise
+from app.retrieval.asking import asking_share, exercise_numbers, is_asking, refers_to_exercise
 from app.retrieval.pipeline import RetrievalPipeline, Stages
 from app.settings import Settings
 from indexing.chunk import index_text
@@ -95,3 +95,38 @@ def test_no_demotion_when_the_learner_asks_about_an_exercise():
     res = _pipeline(0.5).search("review question 10: " + QUESTION, stages=STAGES)
     assert res.skipped["demote"] == "the question refers to an exercise"
     assert all("demote" not in h.scores for h in res.hits)
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("practice problem 3 (start 2 _ 3 / 1 5 6): i got h1 = 5, can someone check?", {"3"}),
+        ("kannst du die lösung zu aufgabe 5 durchspielen", {"5"}),
+        ("Problem 3. Tiles 1, 2, 4, 7 and 8 are misplaced. Problem 5 (a minimal UCS).", {"3", "5"}),
+        ("Review question 8. Solve 1 + b + b^2 = 62.", {"8"}),
+        ("why does A* need 62 nodes at depth 5", set()),
+    ],
+)
+def test_exercise_numbers(text, numbers):
+    assert exercise_numbers(text) == numbers
+
+
+def test_passages_naming_the_asked_exercise_get_the_bonus():
+    emb = HashEmbedder()
+    chunks = [
+        Chunk("c-0000", "ai", "n.pdf", "official", 16, 16, "2.6 Heuristics",
+              "The Manhattan distance h2 sums the distances of the tiles from their goal squares."),
+        Chunk("c-0001", "ai", "n.pdf", "official", 25, 25, "4.3 Solutions",
+              "Problem 3. Tiles 1, 2, 4, 7 and 8 are misplaced, so h1 = 5."),
+    ]
+    texts = [index_text(c) for c in chunks]
+    vecs = emb.embed(texts)
+    index = CourseIndex("ai", {"embedder": emb.name}, chunks, vecs, build_faiss(vecs, ann_threshold=10), build_bm25(texts))
+    question = "exercise 3: i have h1 = 5 and the manhattan distance h2 = 6, can someone check"
+    res = RetrievalPipeline(index, emb, settings=Settings(exercise_match_bonus=0.3)).search(question, stages=STAGES)
+    base = RetrievalPipeline(index, emb, settings=Settings(exercise_match_bonus=0.0)).search(question, stages=STAGES)
+    by_id = {h.chunk.id: h for h in res.hits}
+    base_score = {h.chunk.id: h.score for h in base.hits}
+    assert by_id["c-0001"].scores["exercise"] == 0.3 and "exercise" not in by_id["c-0000"].scores
+    assert by_id["c-0001"].score == pytest.approx(base_score["c-0001"] + 0.3)
+    assert by_id["c-0000"].score == pytest.approx(base_score["c-0000"])

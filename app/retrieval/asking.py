@@ -53,6 +53,18 @@ def asking_share(text: str) -> float:
     return sum(is_asking(s) for s in sentences) / len(sentences)
 
 
+_NUMBERED = re.compile(
+    r"\b(?:exercises?|problems?|(?:review |practice )?questions?|aufgaben?|übung(?:saufgaben?)?|fragen?)"
+    r"\s*(?:#|nr\.?|no\.?)?\s*(\d{1,3})\b",
+    re.IGNORECASE,
+)
+
+
+def exercise_numbers(text: str) -> frozenset[str]:
+    """The numbers of the exercises a text names ("exercise 3", "Problem 5 (a minimal UCS)", "Aufgabe 2")."""
+    return frozenset(m.group(1) for m in _NUMBERED.finditer(text))
+
+
 def refers_to_exercise(query: str) -> bool:
     """The learner asks about an exercise itself ("exercise 3", "Aufgabe 5", "the practice problems")."""
     return bool(_EXERCISE_REFERENCE.search(query))

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.retrieval.asking import asking_share, refers_to_exercise
+from app.retrieval.asking import asking_share, exercise_numbers, refers_to_exercise
 from app.retrieval.bm25 import bm25_scores, top_rows
 from app.retrieval.boost import source_boost
 from app.retrieval.dense import cosine_to_rows, dense_search
@@ -84,6 +84,7 @@ class RetrievalPipeline:
         self.mmr_pool = 30
         self.rerank_top_n = 20
         self._asking: dict[int, float] = {}
+        self._numbers: dict[int, frozenset[str]] = {}
 
     def _asking_penalty(self, row: int) -> float:
         """Demotion of a passage that asks rather than explains: none up to half asking sentences, then rising
@@ -91,6 +92,11 @@ class RetrievalPipeline:
         if row not in self._asking:
             self._asking[row] = asking_share(self.index.chunks[row].text)
         return self.settings.asking_demotion * max(0.0, 2.0 * self._asking[row] - 1.0)
+
+    def _exercise_numbers(self, row: int) -> frozenset[str]:
+        if row not in self._numbers:
+            self._numbers[row] = exercise_numbers(self.index.chunks[row].text)
+        return self._numbers[row]
 
     def embed_query(self, query: str) -> np.ndarray:
         return self.embedder.embed([query])[0]
@@ -165,6 +171,14 @@ class RetrievalPipeline:
             ran.append("demote")
         elif st.demote and s.asking_demotion > 0:
             skipped["demote"] = "the question refers to an exercise"
+        numbers = exercise_numbers(query) if st.demote else frozenset()
+        if numbers:
+            # "exercise 3, can someone check": the passages about that numbered exercise (its text, its solution)
+            rel = np.array(rel, np.float32)
+            for i, r in enumerate(cand):
+                if numbers & self._exercise_numbers(int(r)):
+                    rel[i] += s.exercise_match_bonus
+                    scores[i]["exercise"] = s.exercise_match_bonus
         order = list(np.lexsort((cand, -rel)))  # best first, ties by row
         final = {int(i): float(rel[i]) for i in order}
         timings["demote"] = _ms(t)
