@@ -14,6 +14,7 @@ import typer
 from test_tutor_fakes import FixedRetriever
 from typer.testing import CliRunner
 
+import app.tutor.service as service_module
 import indexing.embedder
 from app.cli import intents_cmd
 from app.errors import UserError
@@ -302,6 +303,15 @@ def test_fallback_method_switched_off_missing_data_dir_and_given_classifier(tmp_
     assert not (tmp_path / "nope").exists()
     given = RuleIntentClassifier()
     assert TutorService(FixedRetriever(), classifier=given, embedder=HashEmbedder()).classifier is given
+
+
+def test_unreadable_example_sets_leave_the_rules_alone(monkeypatch: pytest.MonkeyPatch, caplog) -> None:
+    def missing(*args: object, **kwargs: object) -> None:
+        raise UserError("data/intents/questions.jsonl: cannot read intent examples (No such file or directory)")
+
+    monkeypatch.setattr(service_module, "examples_fallback", missing)
+    assert classifier_from_settings(None, HashEmbedder()).fallback is None
+    assert "intent examples unavailable, classifying with the rules alone" in caplog.text
 
 
 def _cli() -> typer.Typer:

@@ -157,8 +157,8 @@ How a question is scored (pure; same input, same result):
    rule 0.97. No rule fired, or a tie at the top, falls back to `direct` with
    `FALLBACK_CONFIDENCE`, because a plain explanation is the least harmful answer to a question we did not
    understand. `RuleIntentClassifier(fallback=...)` hands a question on which no rule fired at all to a fallback
-   instead; the service uses `app.tutor.intent_examples.ExampleIntentClassifier`, the nearest labelled examples
-   under the course embedder (issue #4; measured with `python -m eval.intents_fallback`).
+   instead; the service uses the labelled examples under the course embedder (`app.tutor.intent_examples`: a linear
+   model by default, the nearest-examples vote as the alternative; issue #4, `python -m eval.intents_fallback`).
 
 `IntentClassifier` is the seam: `RuleIntentClassifier` implements it here; `app.tutor.intents_llm.LLMIntentClassifier`
 implements it with a model and falls back to these rules when the model fails.

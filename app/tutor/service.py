@@ -23,7 +23,7 @@ import logging
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from app.errors import LLMError
+from app.errors import LLMError, UserError
 from app.llm.base import LLM, Usage
 from app.retrieval.types import Hit, Retriever
 from app.settings import Settings
@@ -60,17 +60,22 @@ def examples_method(settings: Settings | None) -> str:
 def classifier_from_settings(
     settings: Settings | None, embedder: Embedder | None, *, cache: bool = True
 ) -> RuleIntentClassifier:
-    """The rules, with the nearest-examples fallback under `embedder` when it is enabled and there is an embedder.
+    """The rules, with the labelled-examples fallback under `embedder` when it is enabled and there is an embedder.
 
     The example matrix is cached under `<data_dir>/cache` when `settings` are given, `cache` is true and the data
-    dir exists; otherwise nothing is written (a cache alone never creates a data dir, e.g. `var/` in the cwd)."""
+    dir exists; otherwise nothing is written (a cache alone never creates a data dir, e.g. `var/` in the cwd).
+    Example sets that cannot be read (an install without the repository's `data/`) leave the rules alone, with a
+    warning: the tutor still answers."""
     if embedder is None or not examples_fallback_enabled(settings):
         return RuleIntentClassifier()
     use_cache = cache and settings is not None and settings.data_dir.is_dir()
     cache_dir = settings.data_dir / "cache" if use_cache and settings is not None else None
-    return RuleIntentClassifier(
-        fallback=examples_fallback(embedder, cache_dir=cache_dir, method=examples_method(settings))
-    )
+    try:
+        fallback = examples_fallback(embedder, cache_dir=cache_dir, method=examples_method(settings))
+    except UserError as e:
+        log.warning("intent examples unavailable, classifying with the rules alone: %s", e)
+        return RuleIntentClassifier()
+    return RuleIntentClassifier(fallback=fallback)
 
 
 @dataclass(frozen=True)
