@@ -130,3 +130,22 @@ def test_passages_naming_the_asked_exercise_get_the_bonus():
     assert by_id["c-0001"].scores["exercise"] == 0.3 and "exercise" not in by_id["c-0000"].scores
     assert by_id["c-0001"].score == pytest.approx(base_score["c-0001"] + 0.3)
     assert by_id["c-0000"].score == pytest.approx(base_score["c-0000"])
+
+
+def test_the_asking_share_is_stored_with_the_index_and_read_back(tmp_path):
+    from indexing.store import create_course, load_index, write_index
+
+    emb = HashEmbedder()
+    chunks = [
+        Chunk("c-0000", "ai", "n.pdf", "official", 24, 24, "4.1 Review Questions", REVIEW),
+        Chunk("c-0001", "ai", "n.pdf", "official", 21, 21, "3.3 Move Ordering", EXPLANATION),
+    ]
+    texts = [index_text(c) for c in chunks]
+    create_course(tmp_path, "ai")
+    version = write_index(tmp_path, "ai", chunks=chunks, embeddings=emb.embed(texts), index_texts=texts,
+                          documents={}, embedder_name=emb.name, ann_threshold=10)
+    stored = tmp_path / "courses/ai/versions" / version / "asking.npy"
+    assert stored.exists()
+    assert load_index(tmp_path, "ai").asking.tolist() == [1.0, 0.0]
+    stored.unlink()  # an index written before the file existed: computed on load instead
+    assert load_index(tmp_path, "ai").asking.tolist() == [1.0, 0.0]

@@ -7,50 +7,22 @@ by the share of its sentences that are questions or exercise tasks (a numbered i
 imperative such as "Explain", "Show that", "Berechne"); asking passages are demoted unless the learner's question
 refers to an exercise itself ("exercise 3", "Aufgabe 5", "the practice problems"), where the task is the context.
 
-Pure functions; the pipeline caches the share per chunk.
+The share itself is a passage feature computed at ingestion (`indexing.asking`); this module decides when the
+question makes the demotion moot and which exercise numbers it names. Pure functions.
 """
 
 from __future__ import annotations
 
 import re
 
-from indexing.chunk import split_sentences
+from indexing.asking import asking_share, is_asking  # noqa: F401  (re-exported for the pipeline)
 
-_TASK_VERBS_EN = (
-    "add|answer|apply|calculate|compare|complete|compute|construct|define|derive|describe|determine|draw|estimate|"
-    "explain|extend|find|give|implement|justify|list|modify|name|prove|redo|repeat|replace|run|show|simulate|sketch|"
-    "solve|state|trace|write"
-)
-_TASK_VERBS_DE = (
-    "begründe|berechne|beschreibe|bestimme|beweise|definiere|erkläre|ergänze|erläutere|finde|führe|gib|"
-    "implementiere|nenne|schreibe|simuliere|skizziere|vergleiche|wende|zeichne|zeige"
-)
-_ITEM = r"(?:\(?\d{1,3}[.)]|\(?[a-h]\)|(?:problem|exercise|aufgabe|übung)\s+\d+(?:\s*\([^)]{0,60}\))?[.:])"
-_TASK = re.compile(
-    rf"^\s*(?:{_ITEM}\s*)?(?:{_TASK_VERBS_EN}|{_TASK_VERBS_DE})\b(?!-)",
-    re.IGNORECASE,
-)
-_ITEM_ONLY = re.compile(rf"^\s*{_ITEM}\s*$", re.IGNORECASE)
 _EXERCISE_REFERENCE = re.compile(
     r"\b(?:exercises?|problems?|review questions?|practice problems?|homework|assignments?|worksheet|"
     r"aufgaben?|übung(?:en|saufgaben?|sblatt)?|hausaufgaben?|übungsblatt)\s*(?:#|nr\.?|no\.?)?\s*\d+"
     r"|\b(?:the|in den|aus den|die)\s+(?:exercises|practice problems|review questions|übungen|übungsaufgaben)\b",
     re.IGNORECASE,
 )
-
-
-def is_asking(sentence: str) -> bool:
-    """A question or an exercise task rather than a statement."""
-    s = sentence.strip()
-    return s.endswith("?") or bool(_TASK.match(s))
-
-
-def asking_share(text: str) -> float:
-    """Share of a passage's sentences that ask (questions, numbered or imperative tasks); 0 for empty text."""
-    sentences = [s for s in split_sentences(" ".join(text.split())) if not _ITEM_ONLY.match(s)]
-    if not sentences:
-        return 0.0
-    return sum(is_asking(s) for s in sentences) / len(sentences)
 
 
 _NUMBERED = re.compile(

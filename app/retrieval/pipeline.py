@@ -89,9 +89,14 @@ class RetrievalPipeline:
     def _asking_penalty(self, row: int) -> float:
         """Demotion of a passage that asks rather than explains: none up to half asking sentences, then rising
         linearly to the full `asking_demotion` for a passage of nothing but questions and tasks."""
-        if row not in self._asking:
-            self._asking[row] = asking_share(self.index.chunks[row].text)
-        return self.settings.asking_demotion * max(0.0, 2.0 * self._asking[row] - 1.0)
+        stored = self.index.asking
+        if stored is not None:
+            share = float(stored[row])
+        else:
+            if row not in self._asking:
+                self._asking[row] = asking_share(self.index.chunks[row].text)
+            share = self._asking[row]
+        return self.settings.asking_demotion * max(0.0, 2.0 * share - 1.0)
 
     def _exercise_numbers(self, row: int) -> frozenset[str]:
         if row not in self._numbers:
