@@ -17,6 +17,10 @@ from indexing.clean import document_vocabulary, join_lines, normalise_text
 from indexing.extract import Line, Page
 from indexing.models import Chunk, SourceKind
 
+CHUNKER_VERSION = 2
+"""Bumped whenever the same PDF would be cut into different chunks; ingestion re-chunks documents chunked by an
+older version (2: sentences keep the page they end on, bullets start sentences)."""
+
 _ABBREV = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|fig|eq|sec|ch|no|approx|resp|bzw|z\.b|d\.h|u\.a|usw|vgl|ca|dr|prof)\.$", re.I)
 _LIST_MARKER = re.compile(r"^(?:\(?\d{1,3}[.)]|[a-h][.)])$")
 _SENT_END = re.compile(r"(?<=[.!?:])[\"')\]]*\s+(?=[\"'(\[]?[A-ZÄÖÜ0-9•▪◦‣])")

@@ -1,7 +1,8 @@
 """Ingestion: PDF files → cleaned pages → chunks → embeddings → a new version of the course index.
 
 Per file: read (PyMuPDF), remove running headers/footers, chunk. Files that fail are reported and skipped; the
-others go in. Re-ingesting a file (same name) replaces its chunks; an unchanged file (same sha256) is skipped.
+others go in. Re-ingesting a file (same name) replaces its chunks; an unchanged file (same sha256, chunked by the same chunker
+version and settings) is skipped without being parsed again, and a file chunked by an older chunker is re-chunked.
 Chunks of untouched documents keep their embeddings, so only new text is embedded. The index is then written
 atomically (see `indexing.store`).
 """
@@ -17,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from app.errors import IngestError, NotFoundError
-from indexing.chunk import chunk_pages, index_text
+from indexing.chunk import CHUNKER_VERSION, chunk_pages, index_text
 from indexing.clean import remove_running_lines
 from indexing.embedder import Embedder
 from indexing.extract import read_pdf
@@ -74,6 +75,13 @@ def file_sha256(path: Path) -> str:
     return h.hexdigest()
 
 
+def _sha_or_none(path: Path) -> str | None:
+    try:
+        return file_sha256(path)
+    except OSError:
+        return None  # process_file names the problem
+
+
 def process_file(
     path: Path, *, course: str, source_kind: SourceKind, target: int = 500, overlap: int = 2
 ) -> tuple[list[Chunk], FileResult, str]:
@@ -126,18 +134,26 @@ def ingest_files(
 
     new_chunks: list[Chunk] = []
     new_docs: dict[str, dict] = {}
+    chunking = {"version": CHUNKER_VERSION, "target": target, "overlap": overlap}
     for path in paths:
         path = Path(path)
         try:
-            chunks, result, sha = process_file(path, course=course, source_kind=source_kind, target=target, overlap=overlap)
-            if not force and known.get(path.name, {}).get("sha256") == sha and path.name not in new_docs:
-                result = FileResult(file=str(path), status="unchanged", pages=result.pages, chunks=result.chunks)
+            doc = known.get(path.name, {})
+            if not force and path.name not in new_docs and doc.get("chunking") == chunking and doc.get(
+                "sha256"
+            ) == _sha_or_none(path):
+                # the same bytes chunked the same way: nothing to do, and no need to parse the PDF again
+                result = FileResult(file=str(path), status="unchanged", pages=doc["pages"], chunks=doc["chunks"])
             else:
+                chunks, result, sha = process_file(
+                    path, course=course, source_kind=source_kind, target=target, overlap=overlap
+                )
                 new_docs[path.name] = {
                     "sha256": sha,
                     "kind": source_kind,
                     "pages": result.pages,
                     "chunks": result.chunks,
+                    "chunking": chunking,
                     "ingested": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                 }
                 new_chunks = [c for c in new_chunks if c.source != path.name] + chunks

@@ -196,3 +196,35 @@ def test_kill_at_any_moment_leaves_a_loadable_index(tmp_path: Path, data_dir: Pa
         assert len(sections) == 1  # never a mix of two versions
         outcomes.add(sections.pop())
     assert outcomes  # each kill left exactly one complete version live
+
+
+def test_unchanged_files_are_not_parsed_again_but_a_newer_chunker_rechunks(tmp_path: Path, data_dir: Path, monkeypatch):
+    import json
+
+    import indexing.ingest as ingest_module
+    from indexing.chunk import CHUNKER_VERSION
+    from indexing.store import live_manifest
+
+    pdf = course_pdf(tmp_path / "notes.pdf")
+    first = ingest(data_dir, pdf)
+    doc = live_manifest(data_dir, "ai")["documents"]["notes.pdf"]
+    assert doc["chunking"] == {"version": CHUNKER_VERSION, "target": 500, "overlap": 2}
+
+    def no_parsing(*a, **k):
+        raise AssertionError("an unchanged file was parsed")
+
+    monkeypatch.setattr(ingest_module, "process_file", no_parsing)
+    again = ingest(data_dir, pdf)
+    assert again.files[0].status == "unchanged"
+    assert (again.files[0].pages, again.files[0].chunks) == (first.files[0].pages, first.files[0].chunks)
+    monkeypatch.undo()
+
+    # an index written by an older chunker: the same bytes are chunked again
+    cur = (data_dir / "courses/ai/CURRENT").read_text().strip()
+    mpath = data_dir / "courses/ai/versions" / cur / "manifest.json"
+    manifest = json.loads(mpath.read_text())
+    manifest["documents"]["notes.pdf"]["chunking"]["version"] = CHUNKER_VERSION - 1
+    mpath.write_text(json.dumps(manifest))
+    rechunked = ingest(data_dir, pdf)
+    assert rechunked.files[0].status == "ingested"
+    assert live_manifest(data_dir, "ai")["documents"]["notes.pdf"]["chunking"]["version"] == CHUNKER_VERSION
