@@ -1,4 +1,6 @@
-from app.retrieval.query import expand_query, is_german
+import pytest
+
+from app.retrieval.query import DEFAULT_LEXICON, expand_query, fold, is_german, load_lexicon, matches
 
 
 def test_german_is_recognised_english_is_not():
@@ -27,10 +29,6 @@ def test_the_shipped_lexicon_loads():
 
 
 # --- the shipped lexicon (issue #3): golden expansions of questions as German students write them
-
-import pytest
-
-from app.retrieval.query import DEFAULT_LEXICON, fold, load_lexicon, matches
 
 
 @pytest.mark.parametrize(
