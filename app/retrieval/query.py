@@ -107,7 +107,7 @@ def _compound_head(head: str) -> bool:
 @lru_cache(maxsize=4)
 def _suffix_blockers(lexicon: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, ...]]:
     """For each stem, the longer lexicon words that end in it without being a compound of it ("schlange" for
-    "lange": "sch" is no word), so "warteschlange" does not also read as "lange"."""
+    "länge", folded "lange": "sch" is no word), so "warteschlange" does not also read as "länge"."""
     stems = {fold(de) for de, _ in lexicon if " " not in de}
     blockers: dict[str, tuple[str, ...]] = {}
     for de, _ in lexicon:
