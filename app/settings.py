@@ -61,6 +61,13 @@ class Settings(BaseSettings):
     # `python -m app.tutor.calibrate`, F2): 99.3% of covered questions answered, 76% of off-topic ones refused.
     tutor_min_confidence: float = Field(0.26, ge=-1.0, le=1.0)
 
+    # Intent classification: the rules decide; when no rule fires, a classifier over the labelled example questions
+    # in data/intents/ does (app.tutor.intent_examples) instead of the default "direct".
+    intent_examples_fallback: bool = Field(True, description="Decide questions no rule fires on from labelled examples.")
+    intent_examples_method: Literal["linear", "knn"] = Field(
+        "linear", description="Logistic regression over example embeddings, or a k-nearest-examples vote."
+    )
+
     # Generative model (any OpenAI-compatible endpoint). None = grounded mode.
     llm_base_url: str | None = None
     llm_api_key: str | None = None

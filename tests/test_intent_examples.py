@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -293,11 +292,10 @@ def test_service_gets_the_fallback_with_its_embedder_and_a_cache_in_the_data_dir
 
 
 def test_fallback_method_switched_off_missing_data_dir_and_given_classifier(tmp_path: Path) -> None:
-    knn = classifier_from_settings(SimpleNamespace(data_dir=tmp_path, intent_examples_method="knn"),  # type: ignore
-                                   HashEmbedder()).fallback
+    knn = classifier_from_settings(Settings(data_dir=tmp_path, intent_examples_method="knn"), HashEmbedder()).fallback
     assert isinstance(knn, ExampleIntentClassifier) and knn.k == 7
-    off = SimpleNamespace(data_dir=tmp_path, intent_examples_fallback=False)
-    assert classifier_from_settings(off, HashEmbedder()).fallback is None  # type: ignore[arg-type]
+    off = Settings(data_dir=tmp_path, intent_examples_fallback=False)
+    assert classifier_from_settings(off, HashEmbedder()).fallback is None
     missing = Settings(data_dir=tmp_path / "nope")
     assert classifier_from_settings(missing, HashEmbedder()).fallback.cache_dir is None
     assert not (tmp_path / "nope").exists()

@@ -43,8 +43,8 @@ TOP_K = 8  # KITE §3.3: the generator sees the top eight chunks
 
 
 def examples_fallback_enabled(settings: Settings | None) -> bool:
-    """Whether the examples fallback is on. Read leniently until `Settings` has the field (ask the lead)."""
-    return bool(getattr(settings, "intent_examples_fallback", True)) if settings is not None else True
+    """Whether the examples fallback is on (`TUTOR_INTENT_EXAMPLES_FALLBACK`)."""
+    return bool(settings.intent_examples_fallback) if settings is not None else True
 
 
 DEFAULT_EXAMPLES_METHOD = "linear"
@@ -53,8 +53,8 @@ of 34 right against the vote's 19, moving as few `direct` ones (1); see `app.tut
 
 
 def examples_method(settings: Settings | None) -> str:
-    """"linear" or "knn"; read leniently until `Settings` has the field (ask the lead)."""
-    return str(getattr(settings, "intent_examples_method", DEFAULT_EXAMPLES_METHOD) or DEFAULT_EXAMPLES_METHOD)
+    """"linear" or "knn" (`TUTOR_INTENT_EXAMPLES_METHOD`)."""
+    return settings.intent_examples_method if settings is not None else DEFAULT_EXAMPLES_METHOD
 
 
 def classifier_from_settings(
