@@ -13,10 +13,12 @@ from conftest import ROOT
 
 pytestmark = pytest.mark.slow
 
-# measured 2026-11-30 (dev: 71 questions; held-out: 80 questions written without seeing the retrieval code)
+# measured 2026-11-30 with the asking-passage demotion and the exercise bonus (dev: 71 questions; held-out: 80
+# questions written without seeing the retrieval code; held-out c: 91 questions written blind, measured only)
 FLOORS = {
-    "retrieval_dev.jsonl": {"full": {"recall@1": 0.75, "recall@3": 0.94, "mrr@8": 0.85}},  # 0.775 0.972 0.872
-    "retrieval_heldout.jsonl": {"full": {"recall@1": 0.78, "recall@3": 0.91, "mrr@8": 0.85}},  # 0.812 0.938 0.877
+    "retrieval_dev.jsonl": {"full": {"recall@1": 0.80, "recall@3": 0.97, "mrr@8": 0.88}},  # 0.831 1.000 0.908
+    "retrieval_heldout.jsonl": {"full": {"recall@1": 0.85, "recall@3": 0.94, "mrr@8": 0.90}},  # 0.887 0.975 0.932
+    "retrieval_heldout_c.jsonl": {"full": {"recall@1": 0.82, "recall@3": 0.93, "mrr@8": 0.88}},  # 0.857 0.967 0.911
 }
 
 
