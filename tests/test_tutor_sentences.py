@@ -4,7 +4,7 @@ import pytest
 
 from app.retrieval.types import Hit
 from app.tutor.grounded import compose
-from app.tutor.sentences import defines, is_readable
+from app.tutor.sentences import asks_definition, defines, is_readable
 from indexing.models import Chunk
 
 
@@ -21,6 +21,8 @@ from indexing.models import Chunk
          "what does it mean for a heuristic to be admissible", False),
         ("A heuristic is admissible if it never overestimates the cost to reach a goal.",
          "what is the horizon effect", False),  # defines something, but not what was asked
+        ("The running example for this chapter is the small weighted graph in Figure 1.1.",
+         "whats the heuristic value of node B in the campus map example", False),  # a wider term than asked
     ],
 )
 def test_defines(sentence, question, expected):
@@ -52,3 +54,31 @@ def test_a_direct_question_is_answered_by_the_definition_in_the_second_passage()
     # other intents keep leading with the retriever's best passage
     conceptual = compose(question, "conceptual", 1, hits)
     assert conceptual.citations[0].chunk_id == "c-15"
+
+
+def test_a_german_direct_question_finds_the_english_definition_in_the_third_passage():
+    hits = [
+        _hit(1, "c-15", 15, "The sum of admissible heuristics is in general not admissible. "
+                            "The maximum of admissible heuristics is admissible."),
+        _hit(2, "c-16", 16, "Where do good heuristics come from? The relaxed problem is the most productive recipe."),
+        _hit(3, "c-14", 14, "A heuristic is admissible if it never overestimates the cost to reach a goal. "
+                            "Admissible heuristics are optimistic."),
+    ]
+    reply = compose("was ist eine zulässige heuristik?", "direct", 1, hits, lang="de")
+    assert reply.citations[0].chunk_id == "c-14"
+    assert reply.lines[1] == "A heuristic is admissible if it never overestimates the cost to reach a goal. [1]"
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("what does it mean for a heuristic to be admissible again", True),
+        ("whats a ply", True),
+        ("was ist eine konsistente heuristik? definition bitte", True),
+        ("what do b, d and m stand for", True),
+        ("is there a summary table of complete/optimal/time/space for bfs ucs dfs", False),
+        ("which frontier structure gives which algorithm again", False),
+    ],
+)
+def test_asks_definition(question, expected):
+    assert asks_definition(question) is expected

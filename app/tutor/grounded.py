@@ -22,10 +22,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from app.retrieval.query import expand_query
 from app.retrieval.types import Hit
 from app.tutor.intents import Intent
 from app.tutor.language import Language
-from app.tutor.sentences import Sentence, candidates, defines, passage, score_sentences, select
+from app.tutor.sentences import Sentence, asks_definition, candidates, defines, passage, score_sentences, select
 from app.tutor.strategies import NOT_COVERED, NOTHING_QUOTABLE, strategy_for
 from app.tutor.types import Citation, Grounding
 from indexing.chunk import index_text, split_sentences
@@ -102,7 +103,9 @@ def compose(
         candidates(hits, allow_code=strategy.allow_code, allow_worked_results=strategy.allow_worked_results),
         embedder=embedder,
     )
-    chosen = _choose(scored, strategy.n_sentences(level), strategy.order, question if intent == "direct" else None)
+    # a German question names its terms in German: the definition is looked for with their English equivalents too
+    asked = expand_query(question) if intent == "direct" and asks_definition(question) else None
+    chosen = _choose(scored, strategy.n_sentences(level), strategy.order, asked)
     topic = hits[chosen[0].hit_index].chunk.section if chosen else hits[0].chunk.section
     topic = topic or "this topic"
 
@@ -133,9 +136,10 @@ def _choose(scored: list[Sentence], n: int | None, order: str, definition_for: s
     # than sentence similarity does, so the first citation is the top hit whenever it has a quotable sentence.
     lead = [s for s in scored if s.hit_index == min(x.hit_index for x in scored)]
     if definition_for is not None:
-        # "what is X?": a sentence that defines X in one of the two best passages leads, whichever of them won
-        top_two = sorted({s.hit_index for s in scored})[:2]
-        definitions = [s for s in scored if s.hit_index in top_two and defines(s.text, definition_for)]
+        # "what is X?": a sentence that defines X in one of the three best passages leads, whichever of them won;
+        # other direct questions ("which …", "is there …") keep the retriever's best passage first
+        top = sorted({s.hit_index for s in scored})[:3]
+        definitions = [s for s in scored if s.hit_index in top and defines(s.text, definition_for)]
         lead = definitions or lead
     first = max(lead, key=lambda s: (s.score, -s.position))
     return [first, *select([s for s in scored if s is not first], n - 1, avoid=[first])]

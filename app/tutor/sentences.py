@@ -111,12 +111,26 @@ _DEFINES_NOUN = re.compile(
 )
 
 
+# the learner asks what a term means, not some other fact ("is there a summary table of ...")
+_ASKS_DEFINITION = re.compile(
+    r"\b(?:what(?:'s|s|\s+(?:is|are|was|were))\b|what does .{1,60}\bmean|stands? for|meaning of|define|"
+    r"definition|was (?:ist|sind|bedeutet|heißt|heisst|war)|was versteht man|bedeutung)",
+    re.IGNORECASE,
+)
+
+
+def asks_definition(question: str) -> bool:
+    """The question asks what something is or means ("what is X", "what does X mean", "was ist X", "define X")."""
+    return bool(_ASKS_DEFINITION.search(question))
+
+
 def defines(sentence: str, question: str) -> bool:
     """The sentence defines a term the question names (a property "X is P if ...", or a noun "X is a ...")."""
     asked = set(tokenize(question))
     for pattern in (_DEFINES_PROPERTY, _DEFINES_NOUN):
         m = pattern.search(sentence.strip())
-        if m and set(tokenize(m.group("term"))) & asked:
+        term = set(tokenize(m.group("term"))) if m else set()
+        if term and term <= asked:  # every word of the defined term is asked about ("running example" ≠ "example")
             return True
     return False
 
