@@ -55,7 +55,7 @@ def bench_size(n, base_texts, base_vecs, queries, qvecs, settings, rng) -> dict:
     from app.retrieval.fusion import hybrid_scores
     from app.retrieval.mmr import mmr_order
     from app.retrieval.pipeline import RetrievalPipeline, Stages
-    from indexing.asking import asking_share
+    from indexing.asking import asking_shares
     from indexing.embedder import HashEmbedder
     from indexing.models import Chunk
     from indexing.store import CourseIndex, build_bm25, build_faiss
@@ -66,7 +66,7 @@ def bench_size(n, base_texts, base_vecs, queries, qvecs, settings, rng) -> dict:
     t0 = time.perf_counter()
     findex = build_faiss(vecs, ann_threshold=settings.ann_threshold)
     bm25 = build_bm25(texts)
-    asking = np.array([asking_share(t) for t in texts], np.float32)  # as ingestion stores it (asking.npy)
+    asking = asking_shares(chunks)  # as ingestion stores it (asking.npy)
     build_s = time.perf_counter() - t0
     embedder = HashEmbedder(dim=vecs.shape[1], name="bench")
     index = CourseIndex("bench", {"embedder": embedder.name}, chunks, vecs, findex, bm25, asking=asking)

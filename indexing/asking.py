@@ -10,8 +10,12 @@ A sentence asks when it ends in "?" or is a task: a numbered item or a sentence 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+
+import numpy as np
 
 from indexing.chunk import split_sentences
+from indexing.models import Chunk
 
 _TASK_VERBS_EN = (
     "add|answer|apply|calculate|compare|complete|compute|construct|define|derive|describe|determine|draw|estimate|"
@@ -31,6 +35,8 @@ _ITEM_ONLY = re.compile(rf"^\s*{_ITEM}\s*$", re.IGNORECASE)
 # a cheap pre-check: a passage without a question mark and without a task verb after a sentence start asks nothing
 _SENTENCE_START = re.compile(r"(?:^|[.!:)]\s+)(\w+)")
 _VERBS = frozenset(f"{_TASK_VERBS_EN}|{_TASK_VERBS_DE}".split("|"))
+
+
 def is_asking(sentence: str) -> bool:
     """A question or an exercise task rather than a statement."""
     s = sentence.strip()
@@ -45,3 +51,8 @@ def asking_share(text: str) -> float:
     if not sentences:
         return 0.0
     return sum(is_asking(s) for s in sentences) / len(sentences)
+
+
+def asking_shares(chunks: Iterable[Chunk]) -> np.ndarray:
+    """`asking_share` of every chunk, row-aligned (float32), as the index stores it."""
+    return np.array([asking_share(c.text) for c in chunks], np.float32)

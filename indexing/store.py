@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from app.errors import CourseIndexError, NotFoundError, UserError
-from indexing.asking import asking_share
+from indexing.asking import asking_shares
 from indexing.models import Chunk
 from indexing.tokenize import TOKENIZER_VERSION, tokenize
 
@@ -152,11 +152,13 @@ class CourseIndex:
     faiss_index: Any
     bm25: Any
     version: str = ""
-    asking: np.ndarray | None = None  # per chunk: share of sentences that ask (indexing.asking); None = compute
+    asking: np.ndarray | None = None  # per chunk: share of sentences that ask (indexing.asking); None: computed
     _by_id: dict[str, int] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self._by_id = {c.id: i for i, c in enumerate(self.chunks)}
+        if self.asking is None:  # built in memory, or read from an index written before asking.npy existed
+            self.asking = asking_shares(self.chunks)
 
     @property
     def embedder_name(self) -> str:
@@ -229,7 +231,7 @@ def write_index(
         for c in chunks:
             f.write(json.dumps(c.to_dict(), ensure_ascii=False) + "\n")
     np.save(tmp / "embeddings.npy", emb)
-    np.save(tmp / "asking.npy", np.array([asking_share(c.text) for c in chunks], np.float32))
+    np.save(tmp / "asking.npy", asking_shares(chunks))
     findex = build_faiss(emb, ann_threshold=ann_threshold)
     faiss.write_index(findex, str(tmp / "dense.faiss"))
     if index_texts:
@@ -297,9 +299,8 @@ def load_index(data_dir: Path, course: str, *, embedder_name: str | None = None)
         with (v / "chunks.jsonl").open(encoding="utf-8") as f:
             chunks = [Chunk.from_dict(json.loads(line)) for line in f if line.strip()]
         embeddings = np.load(v / "embeddings.npy")
-        asking_file = v / "asking.npy"  # absent in indexes written before it existed: computed here instead
-        asking = (np.load(asking_file) if asking_file.exists()
-                  else np.array([asking_share(c.text) for c in chunks], np.float32))
+        asking_file = v / "asking.npy"  # absent in indexes written before it existed: CourseIndex computes it
+        asking = np.load(asking_file) if asking_file.exists() else None
         findex = faiss.read_index(str(v / "dense.faiss"))
         bm25 = bm25s.BM25.load(str(v / "bm25"), show_progress=False) if chunks else None
     except CourseIndexError:
@@ -309,7 +310,7 @@ def load_index(data_dir: Path, course: str, *, embedder_name: str | None = None)
             f"the index of course {course!r} cannot be read ({type(e).__name__}: {e})",
             hint="re-ingest the course's documents",
         ) from e
-    if not (len(chunks) == len(embeddings) == findex.ntotal == len(asking)):
+    if not (len(chunks) == len(embeddings) == findex.ntotal) or (asking is not None and len(asking) != len(chunks)):
         raise CourseIndexError(f"the index of course {course!r} is inconsistent", hint="re-ingest the course")
     return CourseIndex(course, manifest, chunks, embeddings, findex, bm25, version=v.name, asking=asking)
 

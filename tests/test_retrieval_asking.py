@@ -2,9 +2,10 @@
 
 import pytest
 
-from app.retrieval.asking import asking_share, exercise_numbers, is_asking, refers_to_exercise
+from app.retrieval.asking import exercise_numbers, refers_to_exercise
 from app.retrieval.pipeline import RetrievalPipeline, Stages
 from app.settings import Settings
+from indexing.asking import asking_share, is_asking
 from indexing.chunk import index_text
 from indexing.embedder import HashEmbedder
 from indexing.models import Chunk

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import re
 
-from indexing.asking import asking_share, is_asking  # noqa: F401  (re-exported for the pipeline)
-
 _EXERCISE_REFERENCE = re.compile(
     r"\b(?:exercises?|problems?|review questions?|practice problems?|homework|assignments?|worksheet|"
     r"aufgaben?|übung(?:en|saufgaben?|sblatt)?|hausaufgaben?|übungsblatt)\s*(?:#|nr\.?|no\.?)?\s*\d+"

@@ -2,7 +2,8 @@
 
     query ─► dense (FAISS, top 50) ─┐
           └► BM25 (bm25s, top 50) ──┴► hybrid 0.7·dense + 0.3·BM25 (min-max per query, over the union)
-             ─► demote asking passages ─► MMR (λ 0.7) ─► rerank (cross-encoder, top 20) ─► source boost ─► top k (8)
+             ─► demote asking passages (+ exercise bonus) ─► MMR (λ 0.7)
+             ─► rerank (cross-encoder, top 20) ─► source boost ─► top k (8)
 
 Every stage can be switched off (settings, or a `Stages` for ablations); each hit carries the score of every stage
 that ran, and the result names the stages that were skipped and why.
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.retrieval.asking import asking_share, exercise_numbers, refers_to_exercise
+from app.retrieval.asking import exercise_numbers, refers_to_exercise
 from app.retrieval.bm25 import bm25_scores, top_rows
 from app.retrieval.boost import source_boost
 from app.retrieval.dense import cosine_to_rows, dense_search
@@ -83,20 +84,13 @@ class RetrievalPipeline:
         self.default_stages = Stages.from_settings(self.settings)
         self.mmr_pool = 30
         self.rerank_top_n = 20
-        self._asking: dict[int, float] = {}
         self._numbers: dict[int, frozenset[str]] = {}
 
     def _asking_penalty(self, row: int) -> float:
         """Demotion of a passage that asks rather than explains: none up to half asking sentences, then rising
-        linearly to the full `asking_demotion` for a passage of nothing but questions and tasks."""
-        stored = self.index.asking
-        if stored is not None:
-            share = float(stored[row])
-        else:
-            if row not in self._asking:
-                self._asking[row] = asking_share(self.index.chunks[row].text)
-            share = self._asking[row]
-        return self.settings.asking_demotion * max(0.0, 2.0 * share - 1.0)
+        linearly to the full `asking_demotion` for a passage of nothing but questions and tasks (the share is stored
+        with the index, `indexing.asking`)."""
+        return self.settings.asking_demotion * max(0.0, 2.0 * float(self.index.asking[row]) - 1.0)
 
     def _exercise_numbers(self, row: int) -> frozenset[str]:
         if row not in self._numbers:
