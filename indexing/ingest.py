@@ -1,8 +1,9 @@
 """Ingestion: PDF files → cleaned pages → chunks → embeddings → a new version of the course index.
 
 Per file: read (PyMuPDF), remove running headers/footers, chunk. Files that fail are reported and skipped; the
-others go in. Re-ingesting a file (same name) replaces its chunks; an unchanged file (same sha256, chunked by the same chunker
-version and settings) is skipped without being parsed again, and a file chunked by an older chunker is re-chunked.
+others go in. Re-ingesting a file (same name) replaces its chunks; an unchanged file (same sha256, chunked by the
+same chunker version and settings) is skipped without being parsed again; a file chunked by an older chunker is
+re-chunked.
 Chunks of untouched documents keep their embeddings, so only new text is embedded. The index is then written
 atomically (see `indexing.store`).
 """
@@ -83,12 +84,13 @@ def _sha_or_none(path: Path) -> str | None:
 
 
 def process_file(
-    path: Path, *, course: str, source_kind: SourceKind, target: int = 500, overlap: int = 2
+    path: Path, *, course: str, source_kind: SourceKind, target: int = 500, overlap: int = 2, sha: str | None = None
 ) -> tuple[list[Chunk], FileResult, str]:
-    """One PDF → its chunks, its summary line and its sha256. Raises IngestError for unusable files."""
+    """One PDF → its chunks, its summary line and its sha256 (`sha` when the caller hashed it already). Raises
+    IngestError for unusable files."""
     path = Path(path)
     pages = read_pdf(path)
-    sha = file_sha256(path)
+    sha = sha or file_sha256(path)
     cleaned, stats = remove_running_lines(pages)
     chunks = chunk_pages(
         cleaned, course=course, source=path.name, source_kind=source_kind, doc_hash=sha, target=target,
@@ -139,14 +141,14 @@ def ingest_files(
         path = Path(path)
         try:
             doc = known.get(path.name, {})
-            if not force and path.name not in new_docs and doc.get("chunking") == chunking and doc.get(
-                "sha256"
-            ) == _sha_or_none(path):
+            sha = _sha_or_none(path)
+            same = doc.get("sha256") == sha and doc.get("chunking") == chunking
+            if not force and path.name not in new_docs and same:
                 # the same bytes chunked the same way: nothing to do, and no need to parse the PDF again
                 result = FileResult(file=str(path), status="unchanged", pages=doc["pages"], chunks=doc["chunks"])
             else:
                 chunks, result, sha = process_file(
-                    path, course=course, source_kind=source_kind, target=target, overlap=overlap
+                    path, course=course, source_kind=source_kind, target=target, overlap=overlap, sha=sha
                 )
                 new_docs[path.name] = {
                     "sha256": sha,
